@@ -1,0 +1,46 @@
+// The CPU engine: frames of a batch run in parallel on a thread pool, each
+// worker owning its pipelines (no allocation per frame).
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+#include "core/engine.hpp"
+#include "core/plan.hpp"
+#include "core/thread_pool.hpp"
+#include "cpu/image_pipeline.hpp"
+
+namespace speedqa::cpu {
+
+struct CpuEngineConfig {
+    int threads = 1;
+    exact::CovOrder order = exact::CovOrder::scalar;
+    CovImpl impl = CovImpl::all_pairs;
+};
+
+class CpuEngine final : public Engine {
+public:
+    CpuEngine(const VideoFormat& format, const std::vector<FeatureSpec>& features, const CpuEngineConfig& config);
+    ~CpuEngine() override;
+
+    void score(const FrameBatch& batch, double* out) override;
+    std::string describe() const override;
+    long long unconverged_images() const override { return unconverged_; }
+    long long singular_images() const override { return singular_; }
+
+private:
+    struct Worker;
+    void score_frame(Worker& w, const FrameBatch& batch, int k, double* out);
+
+    VideoFormat format_;
+    std::vector<FeatureSpec> features_;
+    CpuEngineConfig config_;
+    std::vector<ImagePlan> plans_;  // one per feature
+    std::vector<std::unique_ptr<Worker>> workers_;
+    ThreadPool pool_;
+    int metrics_;
+    std::atomic<long long> unconverged_{0}, singular_{0};
+};
+
+}  // namespace speedqa::cpu

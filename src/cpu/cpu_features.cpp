@@ -1,0 +1,40 @@
+#include "cpu/cpu_features.hpp"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#include <cstdint>
+#endif
+
+namespace speedqa::cpu {
+
+#if defined(__x86_64__) || defined(__i386__)
+namespace {
+bool all(uint32_t reg, uint32_t mask) { return (reg & mask) == mask; }
+uint64_t xgetbv0() {
+    uint32_t lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return (static_cast<uint64_t>(hi) << 32) | lo;
+}
+}  // namespace
+
+CpuFlags detect_cpu_flags() {
+    CpuFlags f;
+    unsigned a, b, c, d;
+    if (!__get_cpuid(0, &a, &b, &c, &d)) return f;
+    const unsigned max_leaf = a;
+    if (max_leaf < 1) return f;
+    __cpuid_count(1, 0, a, b, c, d);
+    if (!all(c, 0x18000000)) return f;  // OSXSAVE and AVX
+    const uint64_t xcr0 = xgetbv0();
+    if (!all(static_cast<uint32_t>(xcr0), 0x6) || max_leaf < 7) return f;  // XMM and YMM state
+    __cpuid_count(7, 0, a, b, c, d);
+    if (!all(b, 0x00000128)) return f;  // BMI1, AVX2, BMI2
+    f.avx2 = true;
+    if (all(static_cast<uint32_t>(xcr0), 0xe0) && all(b, 0xd0030000)) f.avx512 = true;  // ZMM state; F DQ CD BW VL
+    return f;
+}
+#else
+CpuFlags detect_cpu_flags() { return {}; }
+#endif
+
+}  // namespace speedqa::cpu

@@ -1,0 +1,17 @@
+// Instruction-set detection the way libvmaf does it (x86/cpu.c), so that the
+// covariance order matches the reference's on the same CPU.
+#pragma once
+
+namespace speedqa::cpu {
+
+inline constexpr unsigned kMaskAvx2 = 1u << 3;    // VMAF_X86_CPU_FLAG_AVX2
+inline constexpr unsigned kMaskAvx512 = 1u << 4;  // VMAF_X86_CPU_FLAG_AVX512
+
+struct CpuFlags {
+    bool avx2 = false;    // AVX2 with BMI1/BMI2 and OS YMM state
+    bool avx512 = false;  // F, CD, BW, DQ, VL with OS ZMM state
+};
+
+CpuFlags detect_cpu_flags();
+
+}  // namespace speedqa::cpu

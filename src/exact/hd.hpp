@@ -1,0 +1,39 @@
+// Qualifiers for the arithmetic that both backends share.
+//
+// Every function in src/exact/ is compiled by the host compiler for the CPU
+// engine and by nvcc for the CUDA engine. Exactness across backends rests on
+// three things: the same statements (this directory), the same evaluation
+// (no contraction: -ffp-contract=off on the host, --fmad=false on the device)
+// and correctly rounded division and square root on both sides.
+#pragma once
+
+#if defined(__CUDACC__)
+#define SPEEDQA_HD __host__ __device__ __forceinline__
+#else
+#define SPEEDQA_HD inline
+#endif
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+
+namespace speedqa::exact {
+
+// The reference works on 5x5 blocks: 25 shifted submatrices, a 25x25
+// covariance and 25 eigenvalues per image.
+inline constexpr int kBlock = 5;
+inline constexpr int kBlockElems = kBlock * kBlock;
+inline constexpr int kCovPairs = kBlockElems * (kBlockElems + 1) / 2;  // 325
+inline constexpr int kNumScales = 4;   // decimation by 2^4 = 16
+inline constexpr int kDecimation = 1 << kNumScales;
+inline constexpr double kEigenEps = 1e-6;
+inline constexpr int kMaxEigenSweeps = 500;
+
+// sqrt evaluated in double and rounded to float, as C does for
+// `float r = sqrt(float_expr)`. (Equal to sqrtf, since double carries more
+// than 2*24+2 bits, but we say what the reference says.)
+SPEEDQA_HD int sign_of(float x) { return x >= 0 ? 1 : -1; }
+
+SPEEDQA_HD float sqrt_via_double(float x) { return static_cast<float>(::sqrt(static_cast<double>(x))); }
+
+}  // namespace speedqa::exact
