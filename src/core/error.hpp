@@ -1,14 +1,3 @@
 #pragma once
 
-#include <stdexcept>
-#include <string>
-
-namespace speedqa {
-
-// Any problem with input or options: the message is one line, ready for stderr.
-class Error : public std::runtime_error {
-public:
-    explicit Error(const std::string& what) : std::runtime_error(what) {}
-};
-
-}  // namespace speedqa
+#include "speedqa/error.hpp"

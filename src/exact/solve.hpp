@@ -39,12 +39,12 @@ SPEEDQA_HD float vector_norm(const float* v, int n) {
     return sqrt_via_double(sum);
 }
 
-// Step k of the Householder QR: from the current tmp_z, build the reflector
-// H = I - 2 v v^T into `h`. `a_kk` is K[k][k] of the original matrix (the
-// reference takes the sign from there, not from tmp_z). `vec` is scratch.
-SPEEDQA_HD void householder_reflector(float* h, float* tmp_z, float a_kk, int k, float* vec) {
+// Step k of the Householder QR, vector part: apply matrix_minor to tmp_z
+// (rows and columns before k become the identity), take its column k and
+// turn it into the unit reflector vector. `a_kk` is K[k][k] of the original
+// matrix (the reference takes the sign from there, not from tmp_z).
+SPEEDQA_HD void householder_vector(float* tmp_z, float a_kk, int k, float* vec) {
     const int n = kN;
-    // matrix_minor: rows and columns before k become the identity
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++)
             if (i < k || j < k) tmp_z[i * n + j] = i == j ? 1.0f : 0.0f;
@@ -53,9 +53,19 @@ SPEEDQA_HD void householder_reflector(float* h, float* tmp_z, float a_kk, int k,
     vec[k] += static_cast<float>(sign_of(a_kk)) * norm;
     const float norm2 = vector_norm(vec, n);
     for (int i = 0; i < n; i++) vec[i] = vec[i] / norm2;
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++) h[i * n + j] = -2 * vec[i] * vec[j];
-    for (int i = 0; i < n; i++) h[i * n + i] += 1;
+}
+
+// Element (i, j) of the reflector I - 2 v v^T.
+SPEEDQA_HD float reflector_element(const float* vec, int i, int j) {
+    const float h = -2 * vec[i] * vec[j];
+    return i == j ? h + 1 : h;
+}
+
+// Both parts of step k, for a single thread: the reflector into `h`.
+SPEEDQA_HD void householder_reflector(float* h, float* tmp_z, float a_kk, int k, float* vec) {
+    householder_vector(tmp_z, a_kk, k, vec);
+    for (int i = 0; i < kN; i++)
+        for (int j = 0; j < kN; j++) h[i * kN + j] = reflector_element(vec, i, j);
 }
 
 struct SolveScratch {

@@ -1,0 +1,46 @@
+// Video geometry and a view of one picture in memory (public).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace speedqa {
+
+enum class PixelFormat { yuv400, yuv420, yuv422, yuv444 };
+
+const char* pixel_format_name(PixelFormat p);  // "400", "420", "422", "444"
+
+struct VideoFormat {
+    int width = 0, height = 0;
+    PixelFormat pix = PixelFormat::yuv420;
+    int bitdepth = 8;
+
+    int bytes_per_sample() const { return bitdepth > 8 ? 2 : 1; }
+    int plane_count() const { return pix == PixelFormat::yuv400 ? 1 : 3; }
+    // Plane size as stored in a file: chroma rounds up (ffmpeg's layout).
+    int stored_w(int plane) const;
+    int stored_h(int plane) const;
+    // Plane size the features see: chroma rounds down (libvmaf's VmafPicture).
+    int feature_w(int plane) const;
+    int feature_h(int plane) const;
+    size_t plane_bytes(int plane) const {
+        return static_cast<size_t>(stored_w(plane)) * stored_h(plane) * bytes_per_sample();
+    }
+    size_t frame_bytes() const;
+    std::string describe() const;  // "576x324 420 8-bit"
+    bool operator==(const VideoFormat& o) const {
+        return width == o.width && height == o.height && pix == o.pix && bitdepth == o.bitdepth;
+    }
+};
+
+// A picture in memory: planes of little-endian samples, strides in bytes.
+struct Picture {
+    const uint8_t* plane[3] = {nullptr, nullptr, nullptr};
+    ptrdiff_t stride[3] = {0, 0, 0};
+};
+
+// The picture at `data` laid out as one frame of a raw planar file.
+Picture picture_in_frame(const VideoFormat& f, const uint8_t* data);
+
+}  // namespace speedqa

@@ -1,0 +1,36 @@
+// The speedqa command line: the vmaf CLI's flags for these features, plus
+// --backend, --precision and --cov_order.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "io/score_writer.hpp"
+#include "io/video_reader.hpp"
+
+namespace speedqa::cli {
+
+struct Settings {
+    std::string reference, distorted;
+    std::optional<io::RawParams> raw;  // set when any of -w -h -p -b is given
+    std::vector<std::string> features;
+    std::string output;                // "" = no file (pooled means go to stdout)
+    io::OutputFormat format = io::OutputFormat::xml;
+    io::Precision precision;
+    int threads = 1;
+    unsigned cpumask = 0;
+    unsigned frame_cnt = 0, frame_skip_ref = 0, frame_skip_dist = 0, subsample = 0;
+    bool quiet = false;
+    std::string backend = "cpu";
+    std::string cov_order;
+    int batch = 0;
+};
+
+enum class ParseResult { run, exit_ok, exit_error };
+
+// Parses argv. On --help / --version prints and returns exit_ok; on a bad
+// command line prints one clear line (and a hint) to stderr and returns exit_error.
+ParseResult parse_command_line(int argc, char** argv, Settings& out);
+
+}  // namespace speedqa::cli

@@ -1,0 +1,410 @@
+// The CUDA engine. Per batch of frames: the rows the features read are
+// gathered into pinned staging, then one replayed CUDA graph uploads them,
+// runs every feature's kernel chain and reads back 25 eigenvalues plus one
+// variance per block for each image; the host finishes with the log2 tail.
+// Lanes (stream + buffers + graphs) let batch n+1's staging and upload run
+// while batch n computes and batch n-1's tail is summed.
+#include "cuda/cuda_engine.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <map>
+#include <set>
+
+#include "core/plan.hpp"
+#include "core/tail.hpp"
+#include "core/thread_pool.hpp"
+#include "cuda/cuda_check.hpp"
+#include "cuda/device_memory.cuh"
+#include "cuda/device_types.cuh"
+#include "cuda/kernels.cuh"
+
+namespace speedqa::cuda {
+
+bool device_present(std::string* why) {
+    int n = 0;
+    const cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess || n == 0) {
+        if (why)
+            *why = std::string("no CUDA device is present (") +
+                   (e != cudaSuccess ? cudaGetErrorString(e) : "the driver reports 0 devices") + ")";
+        cudaGetLastError();
+        return false;
+    }
+    return true;
+}
+
+namespace {
+
+constexpr size_t kAlign = 256;
+size_t align_up(size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
+
+int interpolation_taps(exact::PrescaleMethod m) {
+    switch (m) {
+    case exact::PrescaleMethod::nearest: return 1;
+    case exact::PrescaleMethod::bilinear: return 2;
+    case exact::PrescaleMethod::bicubic: return 4;
+    default: return 9;
+    }
+}
+
+// Rows of the original plane that the feature reads.
+std::set<int> source_rows(const ImagePlan& plan) {
+    if (!plan.resample) return {plan.rows.begin(), plan.rows.end()};
+    std::set<int> rows;
+    const int n = interpolation_taps(plan.method);
+    for (const exact::AxisTaps& t : plan.row_taps)
+        for (int k = 0; k < n; k++) rows.insert(t.idx[k]);
+    return rows;
+}
+
+ImagePlan plan_for(const VideoFormat& f, const FeatureSpec& spec) {
+    if (spec.kind == FeatureKind::chroma) {
+        if (f.pix == PixelFormat::yuv400)
+            throw Error("speed_chroma needs chroma planes, but the input is 4:0:0 (luma only)");
+        return make_plan(f.feature_w(1), f.feature_h(1), spec.options, "speed_chroma");
+    }
+    return make_plan(f.feature_w(0), f.feature_h(0), spec.options, "speed_temporal");
+}
+
+class CudaEngine final : public Engine {
+public:
+    CudaEngine(const VideoFormat& format, const std::vector<FeatureSpec>& features, const CudaEngineConfig& config);
+    ~CudaEngine() override;
+    void score(const FrameBatch& batch, double* out) override;
+    std::string describe() const override;
+    long long unconverged_images() const override { return unconverged_; }
+    long long singular_images() const override { return singular_; }
+
+private:
+    struct Feature {
+        FeatureSpec spec;
+        ImagePlan plan;
+        DevicePlan dplan;
+        DeviceBuffer taps_aa, taps_lm, row_slot, col_slot, row_taps, col_taps;
+        int images_per_frame = 0;
+        size_t out_stride = 0;   // floats per image record
+        size_t out_offset = 0;   // floats, in a lane's output buffer
+    };
+    struct Lane {
+        cudaStream_t stream = nullptr;
+        cudaEvent_t done = nullptr;
+        PinnedBuffer staging, out_host;
+        DeviceBuffer input, out_dev;
+        std::vector<DeviceBuffer> scratch;
+        std::vector<DeviceWork> work;  // per feature, for batch_ frames
+        std::map<int, cudaGraphExec_t> graphs;
+        bool busy = false;
+        int count = 0, first_index = 0;
+        double* out = nullptr;
+    };
+    struct TailScratch {
+        ImageStats ref, dis;
+        std::vector<float> entropy_ref, entropy_dis;
+    };
+
+    void build_layout();
+    void build_lane(Lane& lane);
+    cudaGraphExec_t graph_for(Lane& lane, int count);
+    void stage(Lane& lane, const FrameBatch& batch, int k0, int count);
+    void finish(Lane& lane);
+    void tail_frame(TailScratch& t, const Lane& lane, int k, double* out);
+    void read_record(const float* rec, const Feature& f, ImageStats& st);
+
+    VideoFormat format_;
+    CudaEngineConfig config_;
+    std::vector<Feature> features_;
+    int metrics_ = 0;
+    bool temporal_ = false;
+    std::string device_name_;
+    // input layout
+    InputLayout layout_;
+    std::vector<int> rows_[3];   // source rows uploaded per plane
+    bool plane_used_[3] = {false, false, false};
+    DeviceBuffer row_slot_dev_[3];
+    int batch_ = 0;
+    size_t out_floats_ = 0;  // per lane
+    std::vector<Lane> lanes_;
+    size_t next_lane_ = 0;
+    ThreadPool pool_;
+    std::vector<TailScratch> tail_;
+    std::atomic<long long> unconverged_{0}, singular_{0};
+};
+
+CudaEngine::CudaEngine(const VideoFormat& format, const std::vector<FeatureSpec>& features, const CudaEngineConfig& config)
+    : format_(format), config_(config), metrics_(metric_count(features)), pool_(std::max(1, config.host_threads)) {
+    SPEEDQA_CUDA_CHECK(cudaSetDevice(config_.device));
+    cudaDeviceProp prop{};
+    SPEEDQA_CUDA_CHECK(cudaGetDeviceProperties(&prop, config_.device));
+    device_name_ = prop.name;
+    for (const FeatureSpec& spec : features) {
+        Feature f;
+        f.spec = spec;
+        f.plan = plan_for(format, spec);
+        if (spec.kind == FeatureKind::temporal) temporal_ = true;
+        features_.push_back(std::move(f));
+    }
+    build_layout();
+    for (Feature& f : features_) {
+        const ImagePlan& p = f.plan;
+        f.taps_aa = upload(&p.antialias, 1);
+        f.taps_lm = upload(&p.local_mean, 1);
+        DevicePlan& d = f.dplan;
+        d.dim = p.dim;
+        d.antialias = f.taps_aa.get<exact::Taps>();
+        d.local_mean = f.taps_lm.get<exact::Taps>();
+        d.method = p.method;
+        d.resample = p.resample;
+        d.n_rows = static_cast<int>(p.rows.size());
+        d.n_cols = static_cast<int>(p.cols.size());
+        if (p.resample) {
+            f.row_slot = upload(p.row_slot.data(), p.row_slot.size());
+            f.col_slot = upload(p.col_slot.data(), p.col_slot.size());
+            f.row_taps = upload(p.row_taps.data(), p.row_taps.size());
+            f.col_taps = upload(p.col_taps.data(), p.col_taps.size());
+            d.row_slot = f.row_slot.get<int>();
+            d.col_slot = f.col_slot.get<int>();
+            d.row_taps = f.row_taps.get<exact::AxisTaps>();
+            d.col_taps = f.col_taps.get<exact::AxisTaps>();
+        }
+        d.order = config_.order;
+        d.layout = exact::cov_layout(config_.order, p.dim.sub_w);
+        d.kind = f.spec.kind == FeatureKind::chroma ? ImageKind::chroma : ImageKind::temporal;
+        d.use_ref_diff = f.spec.options.use_ref_diff;
+        f.images_per_frame = images_per_frame(d.kind);
+        f.out_stride = out_floats(p.dim.num_blocks);
+    }
+    // Frames per graph replay: enough images to fill the GPU, staging kept near 128 MB a lane.
+    batch_ = config_.batch > 0 ? config_.batch
+                               : static_cast<int>(std::clamp<size_t>((size_t{128} << 20) / layout_.slot_bytes, 4, 256));
+    size_t off = 0;
+    for (Feature& f : features_) {
+        f.out_offset = off;
+        off += static_cast<size_t>(batch_) * f.images_per_frame * f.out_stride;
+    }
+    out_floats_ = off;
+    lanes_.resize(static_cast<size_t>(std::max(1, config_.lanes)));
+    for (Lane& lane : lanes_) build_lane(lane);
+    tail_.resize(static_cast<size_t>(pool_.size()));
+}
+
+CudaEngine::~CudaEngine() {
+    for (Lane& lane : lanes_) {
+        if (lane.stream) cudaStreamSynchronize(lane.stream);
+        for (auto& [count, exec] : lane.graphs) cudaGraphExecDestroy(exec);
+        if (lane.done) cudaEventDestroy(lane.done);
+        if (lane.stream) cudaStreamDestroy(lane.stream);
+    }
+}
+
+void CudaEngine::build_layout() {
+    std::set<int> rows[3];
+    for (const Feature& f : features_) {
+        const std::set<int> r = source_rows(f.plan);
+        const int first = f.spec.kind == FeatureKind::chroma ? 1 : 0, last = f.spec.kind == FeatureKind::chroma ? 2 : 0;
+        for (int p = first; p <= last; p++) {
+            plane_used_[p] = true;
+            rows[p].insert(r.begin(), r.end());
+        }
+    }
+    size_t off = 0;
+    layout_.bitdepth = format_.bitdepth;
+    for (int side = 0; side < 2; side++)
+        for (int p = 0; p < 3; p++) {
+            if (!plane_used_[p]) continue;
+            if (side == 0) {
+                rows_[p].assign(rows[p].begin(), rows[p].end());
+                layout_.row_bytes[p] = format_.feature_w(p) * format_.bytes_per_sample();
+                std::vector<int> slot(static_cast<size_t>(format_.feature_h(p)), -1);
+                for (size_t i = 0; i < rows_[p].size(); i++) slot[static_cast<size_t>(rows_[p][i])] = static_cast<int>(i);
+                row_slot_dev_[p] = upload(slot.data(), slot.size());
+                layout_.row_slot[p] = row_slot_dev_[p].get<int>();
+            }
+            layout_.plane_offset[side][p] = off;
+            off = align_up(off + rows_[p].size() * static_cast<size_t>(layout_.row_bytes[p]));
+        }
+    layout_.slot_bytes = align_up(off);
+}
+
+void CudaEngine::build_lane(Lane& lane) {
+    SPEEDQA_CUDA_CHECK(cudaStreamCreateWithFlags(&lane.stream, cudaStreamNonBlocking));
+    SPEEDQA_CUDA_CHECK(cudaEventCreateWithFlags(&lane.done, cudaEventDisableTiming));
+    const size_t input_bytes = static_cast<size_t>(batch_ + 1) * layout_.slot_bytes;
+    lane.staging.allocate(input_bytes);
+    std::memset(lane.staging.get(), 0, input_bytes);
+    lane.input.allocate(input_bytes);
+    SPEEDQA_CUDA_CHECK(cudaMemset(lane.input.get(), 0, input_bytes));
+    lane.out_host.allocate(out_floats_ * sizeof(float));
+    for (const Feature& f : features_) {
+        const exact::Dimensions& d = f.plan.dim;
+        const size_t images = static_cast<size_t>(batch_) * f.images_per_frame;
+        const size_t dec = static_cast<size_t>(d.operating_w) * d.operating_h;
+        DeviceWork w;
+        w.images = static_cast<int>(images);
+        auto take = [&](size_t bytes) {
+            lane.scratch.emplace_back(bytes);
+            return lane.scratch.back().get();
+        };
+        if (f.plan.resample) w.resampled = static_cast<float*>(take(images * f.dplan.n_rows * f.dplan.n_cols * sizeof(float)));
+        w.decimated = static_cast<float*>(take(images * dec * sizeof(float)));
+        w.centred = static_cast<float*>(take(images * dec * sizeof(float)));
+        w.means = static_cast<float*>(take(images * exact::kBlockElems * sizeof(float)));
+        w.chains = static_cast<double*>(take(images * f.dplan.layout.slots() * exact::kCovPairs * sizeof(double)));
+        w.cov = static_cast<float*>(take(images * exact::kBlockElems * exact::kBlockElems * sizeof(float)));
+        w.out = static_cast<float*>(take(images * f.out_stride * sizeof(float)));
+        w.out_stride = f.out_stride;
+        lane.work.push_back(w);
+    }
+}
+
+cudaGraphExec_t CudaEngine::graph_for(Lane& lane, int count) {
+    auto it = lane.graphs.find(count);
+    if (it != lane.graphs.end()) return it->second;
+    SPEEDQA_CUDA_CHECK(cudaStreamBeginCapture(lane.stream, cudaStreamCaptureModeThreadLocal));
+    cudaGraph_t graph = nullptr;
+    try {
+        SPEEDQA_CUDA_CHECK(cudaMemcpyAsync(lane.input.get(), lane.staging.get(),
+                                           static_cast<size_t>(count + 1) * layout_.slot_bytes, cudaMemcpyHostToDevice,
+                                           lane.stream));
+        for (size_t i = 0; i < features_.size(); i++) {
+            const Feature& f = features_[i];
+            DeviceWork w = lane.work[i];
+            w.images = count * f.images_per_frame;
+            launch_feature_chain(f.dplan, layout_, lane.input.get<uint8_t>(), w, lane.stream);
+            SPEEDQA_CUDA_CHECK(cudaMemcpyAsync(lane.out_host.get<float>() + f.out_offset, w.out,
+                                               static_cast<size_t>(w.images) * f.out_stride * sizeof(float),
+                                               cudaMemcpyDeviceToHost, lane.stream));
+        }
+    } catch (...) {
+        cudaStreamEndCapture(lane.stream, &graph);
+        if (graph) cudaGraphDestroy(graph);
+        throw;
+    }
+    SPEEDQA_CUDA_CHECK(cudaStreamEndCapture(lane.stream, &graph));
+    cudaGraphExec_t exec = nullptr;
+    const cudaError_t e = cudaGraphInstantiate(&exec, graph, 0);
+    cudaGraphDestroy(graph);
+    SPEEDQA_CUDA_CHECK(e);
+    lane.graphs.emplace(count, exec);
+    return exec;
+}
+
+void CudaEngine::stage(Lane& lane, const FrameBatch& batch, int k0, int count) {
+    uint8_t* staging = lane.staging.get<uint8_t>();
+    const bool need_prev = temporal_ && batch.first_index + k0 > 0;
+    // slot 0: the frame before the first (speed_temporal); slots 1..count: the frames
+    pool_.parallel_for(count + 1, [&](int, int slot) {
+        const Picture* pics[2];
+        if (slot == 0) {
+            if (!need_prev) return;
+            pics[0] = k0 > 0 ? &batch.ref[k0 - 1] : batch.prev_ref;
+            pics[1] = k0 > 0 ? &batch.dis[k0 - 1] : batch.prev_dis;
+        } else {
+            pics[0] = &batch.ref[k0 + slot - 1];
+            pics[1] = &batch.dis[k0 + slot - 1];
+        }
+        uint8_t* base = staging + static_cast<size_t>(slot) * layout_.slot_bytes;
+        for (int side = 0; side < 2; side++)
+            for (int p = 0; p < 3; p++) {
+                if (!plane_used_[p]) continue;
+                // slot 0 serves speed_temporal only: its chroma is never read
+                if (slot == 0 && p > 0) continue;
+                uint8_t* dst = base + layout_.plane_offset[side][p];
+                const size_t rb = static_cast<size_t>(layout_.row_bytes[p]);
+                const Picture& pic = *pics[side];
+                for (size_t r = 0; r < rows_[p].size(); r++)
+                    std::memcpy(dst + r * rb, pic.plane[p] + static_cast<ptrdiff_t>(rows_[p][r]) * pic.stride[p], rb);
+            }
+    });
+}
+
+void CudaEngine::read_record(const float* rec, const Feature& f, ImageStats& st) {
+    const int nb = f.plan.dim.num_blocks;
+    std::memcpy(st.eigenvalues, rec, sizeof st.eigenvalues);
+    st.variances.assign(rec + exact::kBlockElems, rec + exact::kBlockElems + nb);
+    st.singular = rec[exact::kBlockElems + nb] != 0.0f;
+    st.eigen_sweeps = static_cast<int>(rec[exact::kBlockElems + nb + 1]);
+    if (st.eigen_sweeps >= exact::kMaxEigenSweeps) unconverged_++;
+    if (st.singular) singular_++;
+}
+
+void CudaEngine::tail_frame(TailScratch& t, const Lane& lane, int k, double* out) {
+    const float* host = lane.out_host.get<float>();
+    const int index = lane.first_index + k;
+    for (const Feature& f : features_) {
+        const float* base = host + f.out_offset;
+        auto record = [&](int image) { return base + static_cast<size_t>(image) * f.out_stride; };
+        if (f.spec.kind == FeatureKind::chroma) {
+            PairScore uv[2];
+            for (int c = 0; c < 2; c++) {
+                read_record(record(k * 4 + c * 2), f, t.ref);
+                read_record(record(k * 4 + c * 2 + 1), f, t.dis);
+                uv[c] = score_pair(f.plan, t.ref, t.dis, t.entropy_ref, t.entropy_dis);
+            }
+            chroma_outputs(uv[0], uv[1], f.spec.options.max_val, out);
+            out += 3;
+        } else {
+            if (index == 0) {
+                *out++ = 0.0;
+                continue;
+            }
+            read_record(record(k * 2), f, t.ref);
+            read_record(record(k * 2 + 1), f, t.dis);
+            *out++ = score_pair(f.plan, t.ref, t.dis, t.entropy_ref, t.entropy_dis).score;
+        }
+    }
+}
+
+void CudaEngine::finish(Lane& lane) {
+    SPEEDQA_CUDA_CHECK(cudaEventSynchronize(lane.done));
+    lane.busy = false;
+    pool_.parallel_for(lane.count, [&](int worker, int k) {
+        tail_frame(tail_[static_cast<size_t>(worker)], lane, k, lane.out + static_cast<size_t>(k) * metrics_);
+    });
+}
+
+void CudaEngine::score(const FrameBatch& batch, double* out) {
+    if (temporal_ && batch.first_index > 0 && (!batch.prev_ref || !batch.prev_dis))
+        throw Error("speed_temporal: a batch that starts after frame 0 needs the previous frame");
+    std::vector<Lane*> order;
+    try {
+        for (int k0 = 0; k0 < batch.count; k0 += batch_) {
+            const int count = std::min(batch_, batch.count - k0);
+            Lane& lane = lanes_[next_lane_];
+            next_lane_ = (next_lane_ + 1) % lanes_.size();
+            if (lane.busy) finish(lane);
+            stage(lane, batch, k0, count);
+            const cudaGraphExec_t exec = graph_for(lane, count);
+            SPEEDQA_CUDA_CHECK(cudaGraphLaunch(exec, lane.stream));
+            SPEEDQA_CUDA_CHECK(cudaEventRecord(lane.done, lane.stream));
+            lane.busy = true;
+            lane.count = count;
+            lane.first_index = batch.first_index + k0;
+            lane.out = out + static_cast<size_t>(k0) * metrics_;
+            order.push_back(&lane);
+        }
+        for (Lane* lane : order)
+            if (lane->busy) finish(*lane);
+    } catch (...) {
+        for (Lane& lane : lanes_) {
+            cudaStreamSynchronize(lane.stream);
+            lane.busy = false;
+        }
+        throw;
+    }
+}
+
+std::string CudaEngine::describe() const {
+    return "cuda (" + device_name_ + ", " + std::to_string(batch_) + " frames a batch, " + std::to_string(lanes_.size()) +
+           " lanes, " + cov_order_name(config_.order) + " covariance order)";
+}
+
+}  // namespace
+
+std::unique_ptr<Engine> make_cuda_engine(const VideoFormat& format, const std::vector<FeatureSpec>& features,
+                                         const CudaEngineConfig& config) {
+    return std::make_unique<CudaEngine>(format, features, config);
+}
+
+}  // namespace speedqa::cuda
