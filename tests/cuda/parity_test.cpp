@@ -1,0 +1,157 @@
+// The CUDA engine against the CPU engine of the same build: every output of
+// every frame identical, for every clip and option set of the test data, in
+// each covariance order, and for synthetic video of every pixel format, bit
+// depth, kernelscale and prescale method.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "api/engine_factory.hpp"
+#include "cpu/cpu_engine.hpp"
+#include "cuda/cuda_engine.hpp"
+#include "support/run_engine.hpp"
+#include "support/testdata.hpp"
+
+namespace speedqa::testing {
+namespace {
+
+bool have_gpu(std::string* why) { return cuda::device_present(why); }
+
+struct Tally {
+    long long runs = 0, values = 0, identical = 0;
+};
+
+void compare(const std::vector<std::vector<double>>& cpu, const std::vector<std::vector<double>>& gpu, Tally& t,
+             const std::string& what) {
+    ASSERT_EQ(cpu.size(), gpu.size()) << what;
+    t.runs++;
+    for (size_t i = 0; i < cpu.size(); i++)
+        for (size_t m = 0; m < cpu[i].size(); m++) {
+            t.values++;
+            const double a = cpu[i][m], b = gpu[i][m];
+            if (std::memcmp(&a, &b, sizeof a) == 0 || (std::isnan(a) && std::isnan(b))) t.identical++;
+            else ADD_FAILURE() << what << " frame " << i << " metric " << m << ": cpu " << std::hexfloat << a << " cuda " << b;
+        }
+}
+
+std::vector<std::vector<double>> run_backend(const std::string& backend, const VideoFormat& f,
+                                             const std::vector<FeatureSpec>& specs, exact::CovOrder order,
+                                             const std::vector<Picture>& ref, const std::vector<Picture>& dis, int batch,
+                                             int cuda_batch = 0) {
+    EngineChoice c;
+    c.backend = backend;
+    c.threads = 2;
+    c.cov_order = cov_order_name(order);
+    c.batch = cuda_batch;
+    auto engine = make_engine(f, specs, c);
+    return run_clip(*engine, ref, dis, metric_count(specs), batch);
+}
+
+TEST(CudaParity, EveryGoldenClipOptionSetAndOrder) {
+    std::string why;
+    if (!have_gpu(&why)) GTEST_SKIP() << "CUDA parity not run: " << why;
+    auto data = TestData::open(shared_testdata_dir());
+    if (!data) data = TestData::open(repo_testdata_dir());
+    ASSERT_TRUE(data);
+    Tally t;
+    for (const GoldenFile& g : data->golden()) {
+        if (g.dispatch != "scalar") continue;  // one run per clip and option set, all three orders below
+        const ClipInfo* clip = data->clip(g.clip);
+        ASSERT_NE(clip, nullptr);
+        const auto ref = frames_of(clip->format, load_xz(clip->ref_xz), clip->frames);
+        const auto dis = frames_of(clip->format, load_xz(clip->dis_xz), clip->frames);
+        const std::vector<FeatureSpec> specs = {parse_feature(g.cli_feature_arg())};
+        for (exact::CovOrder order : {exact::CovOrder::scalar, exact::CovOrder::avx2, exact::CovOrder::avx512}) {
+            const auto cpu = run_backend("cpu", clip->format, specs, order, ref, dis, 5);
+            const auto gpu = run_backend("cuda", clip->format, specs, order, ref, dis, 7, 3);
+            compare(cpu, gpu, t, g.clip + " " + g.cli_feature_arg() + " " + cov_order_name(order));
+        }
+    }
+    std::printf("[parity] golden clips: %lld runs, %lld values compared, %lld identical\n", t.runs, t.values, t.identical);
+    EXPECT_GT(t.values, 0);
+    EXPECT_EQ(t.values, t.identical);
+}
+
+// Synthetic video: smooth moving structure plus noise.
+std::vector<uint8_t> synthetic_video(const VideoFormat& f, int frames, uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> u(0, 1);
+    std::vector<uint8_t> data(f.frame_bytes() * static_cast<size_t>(frames));
+    const int maxv = (1 << f.bitdepth) - 1;
+    uint8_t* p = data.data();
+    for (int t = 0; t < frames; t++)
+        for (int pl = 0; pl < f.plane_count(); pl++) {
+            const int w = f.stored_w(pl), h = f.stored_h(pl);
+            for (int y = 0; y < h; y++)
+                for (int x = 0; x < w; x++) {
+                    const double v = 0.5 + 0.3 * std::sin(0.05 * x + 0.3 * t + pl) * std::cos(0.07 * y - 0.2 * t) +
+                                     0.15 * (u(rng) - 0.5);
+                    const int s = std::clamp(static_cast<int>(v * maxv), 0, maxv);
+                    if (f.bitdepth == 8) *p++ = static_cast<uint8_t>(s);
+                    else {
+                        const uint16_t s16 = static_cast<uint16_t>(s);
+                        std::memcpy(p, &s16, 2);
+                        p += 2;
+                    }
+                }
+        }
+    return data;
+}
+
+TEST(CudaParity, SyntheticFormatsDepthsAndOptions) {
+    std::string why;
+    if (!have_gpu(&why)) GTEST_SKIP() << "CUDA parity not run: " << why;
+    struct Case {
+        VideoFormat f;
+        std::vector<std::string> features;
+    };
+    const std::vector<Case> cases = {
+        {{352, 288, PixelFormat::yuv420, 8}, {"speed_chroma", "speed_temporal"}},
+        {{320, 240, PixelFormat::yuv422, 10}, {"speed_chroma=wvm=3:snn=0.5", "speed_temporal=urd=true"}},
+        {{256, 176, PixelFormat::yuv444, 12}, {"speed_chroma=ks=1.5", "speed_temporal=ks=0.5"}},
+        {{200, 160, PixelFormat::yuv444, 16}, {"speed_chroma=ks=3", "speed_temporal=ks=2.4"}},
+        {{333, 251, PixelFormat::yuv420, 8}, {"speed_chroma=ps=2:psm=lanczos4", "speed_temporal=ps=2:psm=lanczos4"}},
+        {{400, 300, PixelFormat::yuv420, 10}, {"speed_chroma=ps=0.7:psm=bicubic", "speed_temporal=ps=0.5:psm=bilinear"}},
+        {{400, 300, PixelFormat::yuv444, 8}, {"speed_chroma=ps=1.5:psm=nearest:wvm=6", "speed_temporal=ps=3.1:psm=bicubic"}},
+        {{160, 96, PixelFormat::yuv400, 8}, {"speed_temporal", "speed_temporal=ks=3.71134"}},
+    };
+    Tally t;
+    uint32_t seed = 1;
+    for (const Case& c : cases) {
+        std::vector<FeatureSpec> specs;
+        for (const std::string& s : c.features) specs.push_back(parse_feature(s));
+        const int frames = 6;
+        const auto rbytes = synthetic_video(c.f, frames, seed++);
+        const auto dbytes = synthetic_video(c.f, frames, seed++);
+        const auto ref = frames_of(c.f, rbytes), dis = frames_of(c.f, dbytes);
+        for (exact::CovOrder order : {exact::CovOrder::scalar, exact::CovOrder::avx2, exact::CovOrder::avx512}) {
+            const auto cpu = run_backend("cpu", c.f, specs, order, ref, dis, 4);
+            const auto gpu = run_backend("cuda", c.f, specs, order, ref, dis, 6, 4);
+            compare(cpu, gpu, t, c.f.describe() + " " + cov_order_name(order));
+        }
+    }
+    std::printf("[parity] synthetic: %lld runs, %lld values compared, %lld identical\n", t.runs, t.values, t.identical);
+    EXPECT_EQ(t.values, t.identical);
+}
+
+TEST(CudaParity, NoDeviceIsReportedClearly) {
+    std::string why;
+    if (have_gpu(&why)) GTEST_SKIP() << "a CUDA device is present: the no-device message is tested on machines without one";
+    EngineChoice c;
+    c.backend = "cuda";
+    try {
+        make_engine({352, 288, PixelFormat::yuv420, 8}, {parse_feature("speed_chroma")}, c);
+        FAIL() << "expected an error";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("no CUDA device"), std::string::npos) << e.what();
+    }
+    c.backend = "auto";
+    std::string note;
+    auto engine = make_engine({352, 288, PixelFormat::yuv420, 8}, {parse_feature("speed_chroma")}, c, &note);
+    EXPECT_NE(note.find("CPU engine"), std::string::npos) << note;
+}
+
+}  // namespace
+}  // namespace speedqa::testing
