@@ -1,0 +1,33 @@
+// A whole regular file mapped read-only into memory.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+namespace speedqa::io {
+
+class Mapping {
+public:
+    // Maps the `size` bytes of `fd` (MAP_PRIVATE, read-only); nullptr when
+    // the system will not map it (the caller then reads it as a stream).
+    // An empty file gives an empty Mapping.
+    static std::shared_ptr<const Mapping> map(int fd, size_t size);
+    ~Mapping();
+    Mapping(const Mapping&) = delete;
+    Mapping& operator=(const Mapping&) = delete;
+
+    const uint8_t* data() const { return data_; }
+    size_t size() const { return size_; }
+    // Access pattern hints: random while frame headers are indexed (no
+    // read-ahead of the pictures in between), sequential for the frames.
+    void advise_random() const;
+    void advise_sequential() const;
+
+private:
+    Mapping(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+    const uint8_t* data_;
+    size_t size_;
+};
+
+}  // namespace speedqa::io

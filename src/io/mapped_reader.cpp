@@ -1,0 +1,130 @@
+// Regular files: the whole file is mapped and frames point straight into the
+// mapping. A y4m file's frame headers are all checked when it is opened, so
+// the frame count is known and a damaged file fails before any work is done.
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+
+#include "io/frame_pool.hpp"
+#include "io/reader_common.hpp"
+#include "io/y4m.hpp"
+
+namespace speedqa::io {
+
+namespace {
+
+std::string_view view(const uint8_t* p, size_t n) { return {reinterpret_cast<const char*>(p), n}; }
+
+// Bytes of the frame header at `p` ('\n' included), `avail` bytes being left
+// in the file. Throws Error when it is not a complete FRAME header.
+size_t frame_header_size(const std::string& name, const uint8_t* p, size_t avail, long long frame) {
+    std::string_view v = view(p, std::min(avail, kMaxFrameHeader));
+    size_t nl = v.find('\n');
+    size_t k = std::min(v.size(), kFrameTag.size());
+    if (v.substr(0, k) != kFrameTag.substr(0, k)) check_frame_header(v.substr(0, nl), name, frame);
+    if (nl == std::string_view::npos) {
+        if (avail < kMaxFrameHeader) throw truncated_frame_header_error(name, frame);
+        throw long_frame_header_error(name, frame);
+    }
+    check_frame_header(v.substr(0, nl), name, frame);
+    return nl + 1;
+}
+
+class MappedReader final : public VideoReader {
+public:
+    MappedReader(const std::string& path, const std::string& name, std::shared_ptr<const Mapping> file,
+                 const std::optional<VideoFormat>& raw)
+        : path_(path), name_(name), file_(std::move(file)), y4m_(!raw) {
+        const uint8_t* data = file_->data();
+        const size_t size = file_->size();
+        if (raw) {
+            format_ = *raw;
+            frame_bytes_ = format_.frame_bytes();
+            if (size % frame_bytes_ != 0)
+                throw Error(name_ + ": size " + std::to_string(size) + " bytes is not a whole number of " +
+                            format_.describe() + " frames (" + std::to_string(frame_bytes_) + " bytes each)");
+            if (size / frame_bytes_ > static_cast<size_t>(INT_MAX)) throw too_many_frames_error(name_);
+            count_ = static_cast<long long>(size / frame_bytes_);
+        } else {
+            std::string_view head = view(data, std::min(size, kMaxY4mHeader));
+            if (!has_y4m_signature(head)) throw not_y4m_error(name_);
+            size_t nl = head.find('\n');
+            if (nl == std::string_view::npos) {
+                if (size < kMaxY4mHeader) throw Error(name_ + ": malformed y4m header: the file ends inside it");
+                throw Error(name_ + ": malformed y4m header: longer than " + std::to_string(kMaxY4mHeader) + " bytes");
+            }
+            format_ = parse_y4m_header(head.substr(0, nl), name_);
+            frame_bytes_ = format_.frame_bytes();
+            pos_ = nl + 1;
+            index_frames();
+        }
+        file_->advise_sequential();
+    }
+
+    const VideoFormat& format() const override { return format_; }
+    long long frame_count() const override { return count_; }
+    const std::string& path() const override { return path_; }
+
+    FramePtr next() override {
+        if (next_ >= count_) return nullptr;
+        const uint8_t* base = file_->data();
+        if (y4m_) pos_ += frame_header_size(name_, base + pos_, file_->size() - pos_, next_);
+        const uint8_t* p = base + pos_;
+        pos_ += frame_bytes_;
+        const int index = static_cast<int>(next_++);
+
+        // Samples wider than a byte must sit at even addresses; a y4m header
+        // of odd length puts them at odd ones, so those frames are copied.
+        if (format_.bytes_per_sample() > 1 && reinterpret_cast<uintptr_t>(p) % 2 != 0) {
+            if (!pool_) pool_ = FramePool::create(frame_bytes_);
+            FramePool::SlotPtr slot = pool_->take();
+            std::memcpy(FramePool::data(*slot), p, frame_bytes_);
+            return pool_->publish(std::move(slot), format_, index);
+        }
+        auto frame = std::make_shared<Frame>();
+        frame->pic = picture_in_frame(format_, p);
+        frame->index = index;
+        frame->storage = file_;
+        return frame;
+    }
+
+private:
+    // Walks the frame headers from pos_ to count the frames and check them.
+    void index_frames() {
+        const uint8_t* data = file_->data();
+        const size_t size = file_->size();
+        file_->advise_random();  // touch only the header pages, not the pictures between them
+        size_t pos = pos_;
+        long long n = 0;
+        while (pos < size) {
+            if (n == INT_MAX) throw too_many_frames_error(name_);
+            pos += frame_header_size(name_, data + pos, size - pos, n);
+            if (size - pos < frame_bytes_) throw truncated_frame_error(name_, n, size - pos, frame_bytes_);
+            pos += frame_bytes_;
+            n++;
+        }
+        count_ = n;
+    }
+
+    std::string path_, name_;
+    std::shared_ptr<const Mapping> file_;
+    bool y4m_;
+    VideoFormat format_;
+    size_t frame_bytes_ = 0;
+    long long count_ = 0;
+    long long next_ = 0;
+    size_t pos_ = 0;                    // where the next frame (its header, for y4m) starts
+    std::shared_ptr<FramePool> pool_;  // for the frames that must be copied
+};
+
+}  // namespace
+
+std::unique_ptr<VideoReader> make_mapped_reader(const std::string& path, const std::string& name,
+                                                std::shared_ptr<const Mapping> file,
+                                                const std::optional<VideoFormat>& raw) {
+    return std::make_unique<MappedReader>(path, name, std::move(file), raw);
+}
+
+}  // namespace speedqa::io

@@ -1,0 +1,82 @@
+#include "io/video_reader.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstring>
+
+#include "io/reader_common.hpp"
+#include "io/y4m.hpp"
+
+namespace speedqa::io {
+
+Error not_y4m_error(const std::string& name) {
+    return Error(name + ": not a y4m file (it does not start with YUV4MPEG2); for raw .yuv input pass -w -h -p -b");
+}
+
+Error truncated_frame_error(const std::string& name, long long frame, size_t got, size_t want) {
+    return Error(name + ": frame " + std::to_string(frame) + " is truncated (got " + std::to_string(got) + " of " +
+                 std::to_string(want) + " bytes)");
+}
+
+Error truncated_frame_header_error(const std::string& name, long long frame) {
+    return Error(name + ": frame " + std::to_string(frame) + " is truncated (the input ends inside its FRAME header)");
+}
+
+Error long_frame_header_error(const std::string& name, long long frame) {
+    return Error(name + ": frame " + std::to_string(frame) + ": FRAME header longer than " +
+                 std::to_string(kMaxFrameHeader) + " bytes");
+}
+
+Error too_many_frames_error(const std::string& name) {
+    return Error(name + ": more than " + std::to_string(INT_MAX) + " frames");
+}
+
+std::unique_ptr<VideoReader> VideoReader::open(const std::string& path, const std::optional<RawParams>& raw) {
+    const bool is_stdin = path == "-";
+    const std::string name = is_stdin ? "stdin" : path;
+    if (path.empty()) throw Error("the input path is empty");
+
+    std::optional<VideoFormat> format;
+    if (raw) {
+        format = VideoFormat{raw->width, raw->height, raw->pix, raw->bitdepth};
+        check_format(*format, name);
+    }
+    if (is_stdin) {
+        if (raw) throw Error("stdin: standard input must be y4m; raw .yuv input must be a file or a FIFO");
+        return make_stream_reader(path, name, STDIN_FILENO, false, format);
+    }
+
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw Error(path + ": cannot open: " + std::strerror(errno));
+    struct stat st;
+    if (::fstat(fd, &st) != 0) {
+        int e = errno;
+        ::close(fd);
+        throw Error(path + ": cannot open: " + std::strerror(e));
+    }
+    if (S_ISDIR(st.st_mode)) {
+        ::close(fd);
+        throw Error(path + ": is a directory, not a video file");
+    }
+    if (S_ISREG(st.st_mode)) {
+        std::shared_ptr<const Mapping> file;
+        try {
+            file = Mapping::map(fd, static_cast<size_t>(st.st_size));
+        } catch (...) {
+            ::close(fd);
+            throw;
+        }
+        if (file) {
+            ::close(fd);  // the mapping stays valid without it
+            return make_mapped_reader(path, name, std::move(file), format);
+        }
+        // Not mappable: read it like a pipe.
+    }
+    return make_stream_reader(path, name, fd, true, format);
+}
+
+}  // namespace speedqa::io

@@ -1,0 +1,245 @@
+// Regular files: raw .yuv and y4m through the memory-mapped reader.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <set>
+
+#include "core/error.hpp"
+#include "io/video_reader.hpp"
+#include "io_test_util.hpp"
+
+namespace speedqa::io {
+namespace {
+
+using test::error_of;
+using test::make_frames;
+using test::picture_matches;
+using test::TempDir;
+using test::write_file;
+
+RawParams raw_of(const VideoFormat& f) { return RawParams{f.width, f.height, f.pix, f.bitdepth}; }
+
+// Reads every frame and checks each against `frames`.
+void expect_frames(VideoReader& r, const std::vector<std::string>& frames) {
+    for (size_t i = 0; i < frames.size(); i++) {
+        FramePtr f = r.next();
+        ASSERT_TRUE(f) << "frame " << i;
+        EXPECT_EQ(f->index, static_cast<int>(i));
+        EXPECT_TRUE(picture_matches(r.format(), f->pic, frames[i])) << "frame " << i;
+    }
+    EXPECT_EQ(r.next(), nullptr);
+    EXPECT_EQ(r.next(), nullptr);  // and stays at the end
+}
+
+TEST(RawFile, EveryLayoutAndDepth) {
+    TempDir dir;
+    for (PixelFormat pix : {PixelFormat::yuv400, PixelFormat::yuv420, PixelFormat::yuv422, PixelFormat::yuv444}) {
+        for (int depth : {8, 10, 12, 16}) {
+            VideoFormat f{33, 17, pix, depth};  // odd sizes: chroma rounds up
+            auto frames = make_frames(f, 3, static_cast<uint32_t>(depth));
+            std::string path = dir.file("v.yuv");
+            write_file(path, test::raw_video(frames));
+            auto r = VideoReader::open(path, raw_of(f));
+            SCOPED_TRACE(f.describe());
+            EXPECT_EQ(r->format(), f);
+            EXPECT_EQ(r->frame_count(), 3);
+            EXPECT_EQ(r->path(), path);
+            expect_frames(*r, frames);
+        }
+    }
+}
+
+TEST(RawFile, FramesPointIntoTheMapping) {
+    TempDir dir;
+    VideoFormat f{16, 8, PixelFormat::yuv420, 8};
+    auto frames = make_frames(f, 2);
+    write_file(dir.file("v.yuv"), test::raw_video(frames));
+    auto r = VideoReader::open(dir.file("v.yuv"), raw_of(f));
+    FramePtr a = r->next(), b = r->next();
+    ASSERT_TRUE(a && b);
+    EXPECT_TRUE(a->storage);  // the mapping
+    EXPECT_EQ(b->pic.plane[0], a->pic.plane[0] + f.frame_bytes());
+    EXPECT_EQ(a->pic.plane[1], a->pic.plane[0] + 16 * 8);
+}
+
+TEST(RawFile, SizeNotAWholeNumberOfFrames) {
+    TempDir dir;
+    VideoFormat f{576, 324, PixelFormat::yuv420, 8};  // 279936 bytes a frame
+    std::string path = dir.file("clip.yuv");
+    write_file(path, std::string(279936 * 2 + 1000, 'x'));
+    EXPECT_EQ(error_of([&] { VideoReader::open(path, raw_of(f)); }),
+              path + ": size 560872 bytes is not a whole number of 576x324 420 8-bit frames (279936 bytes each)");
+}
+
+TEST(RawFile, EmptyFileHasNoFrames) {
+    TempDir dir;
+    write_file(dir.file("e.yuv"), "");
+    auto r = VideoReader::open(dir.file("e.yuv"), RawParams{8, 8, PixelFormat::yuv420, 8});
+    EXPECT_EQ(r->frame_count(), 0);
+    EXPECT_EQ(r->next(), nullptr);
+}
+
+TEST(RawFile, BadParameters) {
+    TempDir dir;
+    std::string path = dir.file("v.yuv");
+    write_file(path, std::string(96, 'x'));
+    EXPECT_EQ(error_of([&] { VideoReader::open(path, RawParams{0, 8, PixelFormat::yuv420, 8}); }),
+              path + ": width and height must be positive (got 0x8)");
+    EXPECT_NE(error_of([&] { VideoReader::open(path, RawParams{8, -2, PixelFormat::yuv420, 8}); }), "");
+    EXPECT_EQ(error_of([&] { VideoReader::open(path, RawParams{8, 8, PixelFormat::yuv420, 9}); }),
+              path + ": unsupported bit depth 9 (expected 8, 10, 12 or 16)");
+    EXPECT_NE(error_of([&] { VideoReader::open(path, RawParams{8, 1 << 21, PixelFormat::yuv420, 8}); }), "");
+    EXPECT_NE(error_of([&] { VideoReader::open(path, RawParams{65536, 65536, PixelFormat::yuv444, 16}); }), "");
+}
+
+TEST(RawFile, RawParamsWinOverAY4mSignature) {
+    TempDir dir;
+    std::string bytes = "YUV4MPEG2 W2 H2\n";  // 16 bytes: two 2x2 mono... read as raw 4x2 420 frames
+    bytes.resize(24, 'z');
+    write_file(dir.file("v.yuv"), bytes);
+    auto r = VideoReader::open(dir.file("v.yuv"), RawParams{4, 2, PixelFormat::yuv420, 8});
+    EXPECT_EQ(r->frame_count(), 2);
+}
+
+TEST(OpenErrors, MissingFileAndDirectory) {
+    TempDir dir;
+    std::string missing = dir.file("nope.y4m");
+    EXPECT_EQ(error_of([&] { VideoReader::open(missing, std::nullopt); }),
+              missing + ": cannot open: No such file or directory");
+    EXPECT_EQ(error_of([&] { VideoReader::open(dir.path(), std::nullopt); }),
+              dir.path() + ": is a directory, not a video file");
+    EXPECT_EQ(error_of([&] { VideoReader::open("", std::nullopt); }), "the input path is empty");
+}
+
+TEST(OpenErrors, NotY4mWithoutRawParams) {
+    TempDir dir;
+    std::string path = dir.file("v.yuv");
+    write_file(path, std::string(1000, '\x10'));
+    EXPECT_EQ(error_of([&] { VideoReader::open(path, std::nullopt); }),
+              path + ": not a y4m file (it does not start with YUV4MPEG2); for raw .yuv input pass -w -h -p -b");
+    write_file(path, "");
+    EXPECT_NE(error_of([&] { VideoReader::open(path, std::nullopt); }).find("pass -w -h -p -b"), std::string::npos);
+    write_file(path, "YUV4MPEG");
+    EXPECT_NE(error_of([&] { VideoReader::open(path, std::nullopt); }).find("not a y4m file"), std::string::npos);
+}
+
+struct TagCase {
+    const char* tag;
+    PixelFormat pix;
+    int depth;
+};
+const TagCase kTags[] = {
+    {"420", PixelFormat::yuv420, 8},      {"420jpeg", PixelFormat::yuv420, 8},
+    {"420mpeg2", PixelFormat::yuv420, 8}, {"420paldv", PixelFormat::yuv420, 8},
+    {"420p10", PixelFormat::yuv420, 10},  {"420p12", PixelFormat::yuv420, 12},
+    {"420p16", PixelFormat::yuv420, 16},  {"422", PixelFormat::yuv422, 8},
+    {"422p10", PixelFormat::yuv422, 10},  {"422p12", PixelFormat::yuv422, 12},
+    {"422p16", PixelFormat::yuv422, 16},  {"444", PixelFormat::yuv444, 8},
+    {"444p10", PixelFormat::yuv444, 10},  {"444p12", PixelFormat::yuv444, 12},
+    {"444p16", PixelFormat::yuv444, 16},  {"mono", PixelFormat::yuv400, 8},
+    {"mono10", PixelFormat::yuv400, 10},  {"mono12", PixelFormat::yuv400, 12},
+    {"mono16", PixelFormat::yuv400, 16},  {"", PixelFormat::yuv420, 8},
+};
+
+TEST(Y4mFile, EveryColourSpace) {
+    TempDir dir;
+    for (const TagCase& c : kTags) {
+        SCOPED_TRACE(c.tag);
+        VideoFormat f{7, 5, c.pix, c.depth};
+        auto frames = make_frames(f, 3, 7);
+        std::string path = dir.file("v.y4m");
+        write_file(path, test::y4m_video(test::y4m_header(7, 5, c.tag), frames));
+        auto r = VideoReader::open(path, std::nullopt);
+        EXPECT_EQ(r->format(), f);
+        EXPECT_EQ(r->frame_count(), 3);
+        expect_frames(*r, frames);
+    }
+}
+
+TEST(Y4mFile, OddHeaderLengthKeepsWideSamplesAligned) {
+    TempDir dir;
+    VideoFormat f{6, 4, PixelFormat::yuv420, 10};
+    auto frames = make_frames(f, 4);
+    for (std::string header : {"YUV4MPEG2 W6 H4 C420p10", "YUV4MPEG2 W6 H4 C420p10 Xa"}) {
+        write_file(dir.file("v.y4m"), test::y4m_video(header, frames));
+        auto r = VideoReader::open(dir.file("v.y4m"), std::nullopt);
+        expect_frames(*r, frames);  // checks 2-byte alignment too
+    }
+}
+
+TEST(Y4mFile, FrameParametersAreSkipped) {
+    TempDir dir;
+    VideoFormat f{8, 4, PixelFormat::yuv444, 8};
+    auto frames = make_frames(f, 3);
+    std::string video = test::y4m_header(8, 4, "444") + "\nFRAME\n" + frames[0] + "FRAME Ip XFOO=1\n" + frames[1] +
+                        "FRAMEX\n" + frames[2];
+    write_file(dir.file("v.y4m"), video);
+    auto r = VideoReader::open(dir.file("v.y4m"), std::nullopt);
+    EXPECT_EQ(r->frame_count(), 3);
+    expect_frames(*r, frames);
+}
+
+TEST(Y4mFile, HeaderOnlyHasNoFrames) {
+    TempDir dir;
+    write_file(dir.file("v.y4m"), "YUV4MPEG2 W8 H8\n");
+    auto r = VideoReader::open(dir.file("v.y4m"), std::nullopt);
+    EXPECT_EQ(r->frame_count(), 0);
+    EXPECT_EQ(r->next(), nullptr);
+}
+
+TEST(Y4mFile, TruncatedLastFrame) {
+    TempDir dir;
+    VideoFormat f{10, 6, PixelFormat::yuv420, 8};  // 60 + 2 * 15 = 90 bytes
+    auto frames = make_frames(f, 3);
+    std::string path = dir.file("t.y4m");
+    std::string video = test::y4m_video("YUV4MPEG2 W10 H6", frames);
+    write_file(path, video.substr(0, video.size() - 80));
+    EXPECT_EQ(error_of([&] { VideoReader::open(path, std::nullopt); }),
+              path + ": frame 2 is truncated (got 10 of 90 bytes)");
+    write_file(path, video + "FRAME\n");
+    EXPECT_EQ(error_of([&] { VideoReader::open(path, std::nullopt); }),
+              path + ": frame 3 is truncated (got 0 of 90 bytes)");
+    write_file(path, video + "FRA");
+    EXPECT_EQ(error_of([&] { VideoReader::open(path, std::nullopt); }),
+              path + ": frame 3 is truncated (the input ends inside its FRAME header)");
+    write_file(path, video + "FRAME Ixx");
+    EXPECT_EQ(error_of([&] { VideoReader::open(path, std::nullopt); }),
+              path + ": frame 3 is truncated (the input ends inside its FRAME header)");
+}
+
+TEST(Y4mFile, LossOfFraming) {
+    TempDir dir;
+    VideoFormat f{10, 6, PixelFormat::yuv420, 8};
+    auto frames = make_frames(f, 2);
+    std::string path = dir.file("t.y4m");
+    std::string video = test::y4m_video("YUV4MPEG2 W10 H6", frames);
+    write_file(path, video + "junk\n");
+    EXPECT_EQ(error_of([&] { VideoReader::open(path, std::nullopt); }),
+              path + ": frame 2: expected a FRAME header, found \"junk\"");
+    write_file(path, video + "FRAME\n" + frames[0] + "\n");  // one byte of trailing garbage
+    EXPECT_EQ(error_of([&] { VideoReader::open(path, std::nullopt); }),
+              path + ": frame 3: expected a FRAME header, found \"\"");
+    write_file(path, video + "FRAME" + std::string(5000, ' ') + "\n" + frames[0]);
+    EXPECT_EQ(error_of([&] { VideoReader::open(path, std::nullopt); }),
+              path + ": frame 2: FRAME header longer than 4096 bytes");
+}
+
+TEST(Y4mFile, FramesOutliveTheReader) {
+    TempDir dir;
+    VideoFormat f{5, 3, PixelFormat::yuv420, 16};
+    auto frames = make_frames(f, 3);
+    write_file(dir.file("v.y4m"), test::y4m_video("YUV4MPEG2 W5 H3 C420p16", frames));   // mapped frames
+    write_file(dir.file("w.y4m"), test::y4m_video("YUV4MPEG2 W5 H3  C420p16", frames));  // odd offset: copied
+    for (const char* name : {"v.y4m", "w.y4m"}) {
+        std::vector<FramePtr> kept;
+        {
+            auto r = VideoReader::open(dir.file(name), std::nullopt);
+            while (FramePtr fr = r->next()) kept.push_back(fr);
+        }
+        ASSERT_EQ(kept.size(), 3u);
+        for (size_t i = 0; i < kept.size(); i++) EXPECT_TRUE(picture_matches(f, kept[i]->pic, frames[i]));
+    }
+}
+
+}  // namespace
+}  // namespace speedqa::io
