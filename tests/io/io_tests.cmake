@@ -2,7 +2,10 @@
 # tests/CMakeLists.txt, where GTest is already found).
 add_executable(speedqa_io_tests
   ${CMAKE_CURRENT_LIST_DIR}/io_test_util.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/atomic_write_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/mapped_reader_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/number_format_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/score_writer_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/stream_reader_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/y4m_test.cpp
 )

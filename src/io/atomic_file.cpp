@@ -1,0 +1,132 @@
+// write_scores_file(): a score file appears complete or not at all.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+
+#include "core/error.hpp"
+#include "io/score_writer.hpp"
+
+namespace speedqa::io {
+
+namespace {
+
+std::string errno_text() { return std::strerror(errno); }
+
+// Writes all of `text` to fd; false (errno set) on failure.
+bool write_all(int fd, const std::string& text) {
+    size_t done = 0;
+    while (done < text.size()) {
+        ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return false;
+        }
+        done += static_cast<size_t>(n);
+    }
+    return true;
+}
+
+// The process umask, read without changing it (umask() would, briefly, for
+// every thread); 022 when /proc is not there.
+mode_t current_umask() {
+    std::ifstream status("/proc/self/status");
+    std::string key;
+    while (status >> key) {
+        if (key == "Umask:") {
+            unsigned mask = 022;
+            status >> std::oct >> mask;
+            return static_cast<mode_t>(mask & 0777);
+        }
+    }
+    return 022;
+}
+
+// An existing file that is not a regular one (/dev/stdout, /dev/null, a
+// FIFO) cannot be replaced: it is written where it is.
+void write_in_place(const std::string& path, const std::string& text) {
+    int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+    if (fd < 0) throw Error(path + ": cannot open for writing: " + errno_text());
+    bool ok = write_all(fd, text);
+    std::string why = ok ? "" : errno_text();
+    if (::close(fd) != 0 && ok) {
+        ok = false;
+        why = errno_text();
+    }
+    if (!ok) throw Error(path + ": cannot write: " + why);
+}
+
+// Where writing `path` puts the file: through symbolic links, dangling ones
+// included, as fopen() would.
+std::string follow_links(const std::string& path) {
+    std::string t = path;
+    for (int hops = 0; hops < 40; hops++) {
+        struct stat st;
+        if (::lstat(t.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) break;
+        std::string link(PATH_MAX, '\0');
+        ssize_t n = ::readlink(t.c_str(), link.data(), link.size());
+        if (n <= 0 || static_cast<size_t>(n) >= link.size()) break;
+        link.resize(static_cast<size_t>(n));
+        const size_t slash = t.rfind('/');
+        if (link[0] != '/' && slash != std::string::npos) link = t.substr(0, slash + 1) + link;
+        t = link;
+    }
+    return t;
+}
+
+}  // namespace
+
+void write_scores_file(const std::string& path, OutputFormat fmt, const ScoreTable& t, Precision p) {
+    const std::string text = format_scores(fmt, t, p);
+    if (path == "-") {
+        if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0)
+            throw Error("stdout: cannot write the scores: " + errno_text());
+        return;
+    }
+    if (path.empty()) throw Error("the output path is empty");
+
+    // /dev/stdout and friends stand for an open file, maybe a regular one
+    // the shell redirected to: replacing it would lose the output. Other
+    // existing files that are not regular (FIFOs) cannot be replaced either.
+    if (path.starts_with("/dev/") || path.starts_with("/proc/")) return write_in_place(path, text);
+    const std::string target = follow_links(path);
+    mode_t mode = 0666 & ~current_umask();
+    struct stat st;
+    if (::stat(target.c_str(), &st) == 0) {
+        if (S_ISDIR(st.st_mode)) throw Error(path + ": is a directory");
+        if (!S_ISREG(st.st_mode)) return write_in_place(path, text);
+        mode = st.st_mode & 07777;  // a replaced file keeps its mode
+    }
+    if (target.back() == '/') throw Error(path + ": is a directory");
+
+    const size_t slash = target.rfind('/');
+    const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : target.substr(0, slash);
+    const std::string base = slash == std::string::npos ? target : target.substr(slash + 1);
+    std::string tmp = (slash == std::string::npos ? std::string() : target.substr(0, slash + 1)) + "." +
+                      base.substr(0, 200) + ".tmp-XXXXXX";
+    int fd = ::mkstemp(tmp.data());
+    if (fd < 0) throw Error(path + ": cannot create a file in " + dir + ": " + errno_text());
+
+    bool ok = write_all(fd, text) && ::fchmod(fd, mode) == 0 && ::fsync(fd) == 0;
+    std::string why = ok ? "" : errno_text();
+    if (::close(fd) != 0 && ok) {
+        ok = false;
+        why = errno_text();
+    }
+    if (ok && ::rename(tmp.c_str(), target.c_str()) != 0) {
+        ok = false;
+        why = errno_text();
+    }
+    if (!ok) {
+        ::unlink(tmp.c_str());
+        throw Error(path + ": cannot write: " + why);
+    }
+}
+
+}  // namespace speedqa::io
