@@ -35,10 +35,11 @@ std::unique_ptr<Engine> make_engine(const VideoFormat& format, const std::vector
         if (note) *note = backend == "cuda" ? "backend auto: using the CUDA engine"
                                             : "backend auto: using the CPU engine (" + why + ")";
     }
-    if (backend == "cpu") {
+    if (backend == "cpu" || backend == "cpu-reference") {
         cpu::CpuEngineConfig cfg;
         cfg.threads = choice.threads;
         cfg.order = order;
+        cfg.full_frame = backend == "cpu-reference";
         return std::make_unique<cpu::CpuEngine>(format, features, cfg);
     }
     if (backend == "cuda") {
@@ -52,7 +53,7 @@ std::unique_ptr<Engine> make_engine(const VideoFormat& format, const std::vector
         return cuda::make_cuda_engine(format, features, cfg);
 #endif
     }
-    throw Error("unknown backend \"" + choice.backend + "\" (expected cpu, cuda or auto)");
+    throw Error("unknown backend \"" + choice.backend + "\" (expected cpu, cuda, auto or cpu-reference)");
 }
 
 }  // namespace speedqa

@@ -10,7 +10,7 @@
 namespace speedqa {
 
 struct EngineChoice {
-    std::string backend = "cpu";  // cpu, cuda, auto
+    std::string backend = "cpu";  // cpu, cuda, auto; cpu-reference = the straightforward full-frame path
     int threads = 1;
     unsigned cpumask = 0;
     std::string cov_order;        // "" = as the reference would pick on this CPU

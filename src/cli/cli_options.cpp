@@ -55,11 +55,14 @@ ParseResult parse_command_line(int argc, char** argv, Settings& s) {
     app.add_option("--frame_skip_ref", skip_ref, "Skip the first N reference frames");
     app.add_option("--frame_skip_dist", skip_dist, "Skip the first N distorted frames");
     app.add_option("--subsample", subsample, "Report every Nth frame");
-    app.add_option("--backend", s.backend, "cpu, cuda or auto (default cpu)")
-        ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
+    app.add_option("--backend", s.backend,
+                   "cpu, cuda or auto (default cpu); cpu-reference = the straightforward full-frame path, for comparison")
+        ->check(CLI::IsMember({"cpu", "cuda", "auto", "cpu-reference"}));
     app.add_option("--cov_order", s.cov_order, "Force the covariance order: scalar, avx2, avx512 (default: as libvmaf on this CPU)")
         ->check(CLI::IsMember({"scalar", "avx2", "avx512"}));
     app.add_option("--batch", s.batch, "Frames per engine call (default: the engine's choice)")->check(CLI::Range(1, 4096));
+    app.add_flag("--parity", s.parity,
+                 "Run the CPU and the CUDA engine on the input and compare every value; exit 0 only if all are identical");
     app.add_option("-m,--model", models, "Not supported: speedqa extracts features only");
     app.add_flag("-n,--no_prediction", no_prediction, "Accepted for compatibility (speedqa never predicts)");
     app.add_flag("-q,--quiet", s.quiet, "No progress meter");

@@ -25,6 +25,7 @@ struct Settings {
     std::string backend = "cpu";
     std::string cov_order;
     int batch = 0;
+    bool parity = false;  // run the CPU and CUDA engines and compare every value
 };
 
 enum class ParseResult { run, exit_ok, exit_error };

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <cstdio>
 #include <set>
 
@@ -61,6 +62,26 @@ private:
     std::chrono::steady_clock::time_point start_;
 };
 
+// --parity: every value of both engines compared bit for bit.
+int report_parity(const std::vector<std::string>& names, const std::vector<double>& cpu, const std::vector<double>& gpu,
+                  long long frames, bool quiet) {
+    const size_t metrics = names.size();
+    long long identical = 0, shown = 0;
+    for (size_t i = 0; i < cpu.size(); i++) {
+        if (std::memcmp(&cpu[i], &gpu[i], sizeof(double)) == 0 || (cpu[i] != cpu[i] && gpu[i] != gpu[i])) {
+            identical++;
+        } else if (shown++ < 10) {
+            std::fprintf(stderr, "parity: frame %zu %s: cpu %.17g cuda %.17g\n", i / metrics, names[i % metrics].c_str(),
+                         cpu[i], gpu[i]);
+        }
+    }
+    const long long values = static_cast<long long>(cpu.size());
+    std::printf("parity: %lld frames x %zu metrics = %lld values compared, %lld identical, %lld differ\n", frames, metrics,
+                values, identical, values - identical);
+    (void)quiet;
+    return identical == values ? 0 : 3;
+}
+
 }  // namespace
 
 int run(const Settings& s) {
@@ -79,8 +100,17 @@ int run(const Settings& s) {
     choice.cov_order = s.cov_order;
     choice.batch = s.batch;
     std::string note;
-    std::unique_ptr<Engine> engine = make_engine(format, features, choice, &note);
-    if (!note.empty() && !s.quiet) std::fprintf(stderr, "%s\n", note.c_str());
+    std::unique_ptr<Engine> engine, twin;  // twin: the CUDA engine under --parity
+    if (s.parity) {
+        choice.backend = "cpu";
+        engine = make_engine(format, features, choice);
+        choice.backend = "cuda";
+        twin = make_engine(format, features, choice);
+        if (!s.quiet) std::fprintf(stderr, "parity: %s vs %s\n", engine->describe().c_str(), twin->describe().c_str());
+    } else {
+        engine = make_engine(format, features, choice, &note);
+        if (!note.empty() && !s.quiet) std::fprintf(stderr, "%s\n", note.c_str());
+    }
 
     for (unsigned i = 0; i < s.frame_skip_ref; i++)
         if (!ref->next()) break;
@@ -101,7 +131,7 @@ int run(const Settings& s) {
     io::FramePtr prev_ref, prev_dis;
     std::vector<io::FramePtr> batch_ref, batch_dis;
     std::vector<Picture> pics_ref, pics_dis;
-    std::vector<double> scores;
+    std::vector<double> scores, twin_scores;
     long long index = 0;
     bool ended = false;
     while (!ended) {
@@ -144,6 +174,10 @@ int run(const Settings& s) {
         const size_t at = scores.size();
         scores.resize(at + static_cast<size_t>(b.count) * metrics);
         engine->score(b, scores.data() + at);
+        if (twin) {
+            twin_scores.resize(scores.size());
+            twin->score(b, twin_scores.data() + at);
+        }
         prev_ref = batch_ref.back();
         prev_dis = batch_dis.back();
         index += b.count;
@@ -161,6 +195,8 @@ int run(const Settings& s) {
         std::fprintf(stderr, "warning: %lld images stopped at 500 eigenvalue sweeps (libvmaf warns: possible "
                              "non-convergence); their scores are libvmaf's all the same\n",
                      engine->unconverged_images());
+
+    if (twin) return report_parity(table.metric_names, scores, twin_scores, index, s.quiet);
 
     if (!s.output.empty()) {
         io::write_scores_file(s.output, s.format, table, s.precision);

@@ -2,16 +2,35 @@
 
 #include "core/error.hpp"
 #include "core/tail.hpp"
+#include "reference/full_frame.hpp"
 
 namespace speedqa::cpu {
 
 struct CpuEngine::Worker {
-    std::vector<std::unique_ptr<ImagePipeline>> pipelines;  // one per feature
+    std::vector<std::unique_ptr<ImageRunner>> pipelines;  // one per feature
     ImageStats ref, dis;
     std::vector<float> entropy_ref, entropy_dis;
 };
 
 namespace {
+
+class FastRunner final : public ImageRunner {
+public:
+    FastRunner(const ImagePlan& plan, exact::CovOrder order) : p_(plan, order) {}
+    void run(const ImageSource& src, ImageStats& out) override { p_.run(src, out); }
+
+private:
+    ImagePipeline p_;
+};
+
+class FullFrameRunner final : public ImageRunner {
+public:
+    FullFrameRunner(const ImagePlan& plan, exact::CovOrder order) : p_(plan, order) {}
+    void run(const ImageSource& src, ImageStats& out) override { p_.run(src, out); }
+
+private:
+    reference::FullFramePipeline p_;
+};
 
 ImagePlan plan_for(const VideoFormat& f, const FeatureSpec& spec) {
     if (spec.kind == FeatureKind::chroma) {
@@ -46,7 +65,8 @@ CpuEngine::CpuEngine(const VideoFormat& format, const std::vector<FeatureSpec>& 
     for (int w = 0; w < pool_.size(); w++) {
         auto worker = std::make_unique<Worker>();
         for (const ImagePlan& plan : plans_)
-            worker->pipelines.push_back(std::make_unique<ImagePipeline>(plan, config_.order, config_.impl));
+            worker->pipelines.push_back(config_.full_frame ? std::unique_ptr<ImageRunner>(new FullFrameRunner(plan, config_.order))
+                                                           : std::unique_ptr<ImageRunner>(new FastRunner(plan, config_.order)));
         workers_.push_back(std::move(worker));
     }
 }
@@ -54,7 +74,7 @@ CpuEngine::CpuEngine(const VideoFormat& format, const std::vector<FeatureSpec>& 
 CpuEngine::~CpuEngine() = default;
 
 std::string CpuEngine::describe() const {
-    return std::string("cpu (") + std::to_string(pool_.size()) + " thread" + (pool_.size() > 1 ? "s" : "") +
+    return std::string(config_.full_frame ? "cpu full-frame reference path (" : "cpu (") + std::to_string(pool_.size()) + " thread" + (pool_.size() > 1 ? "s" : "") +
            ", " + cov_order_name(config_.order) + " covariance order)";
 }
 
@@ -63,14 +83,14 @@ void CpuEngine::score_frame(Worker& w, const FrameBatch& batch, int k, double* o
     const Picture& ref = batch.ref[k];
     const Picture& dis = batch.dis[k];
     const int bd = format_.bitdepth;
-    auto run = [&](ImagePipeline& p, const ImageSource& src, ImageStats& st) {
+    auto run = [&](ImageRunner& p, const ImageSource& src, ImageStats& st) {
         p.run(src, st);
         if (st.eigen_sweeps >= exact::kMaxEigenSweeps) unconverged_++;
         if (st.singular) singular_++;
     };
     for (size_t f = 0; f < features_.size(); f++) {
         const FeatureSpec& spec = features_[f];
-        ImagePipeline& pipe = *w.pipelines[f];
+        ImageRunner& pipe = *w.pipelines[f];
         const ImagePlan& plan = plans_[f];
         if (spec.kind == FeatureKind::chroma) {
             PairScore uv[2];

@@ -10,13 +10,23 @@
 #include "core/plan.hpp"
 #include "core/thread_pool.hpp"
 #include "cpu/image_pipeline.hpp"
+#include "cpu/image_source.hpp"
 
 namespace speedqa::cpu {
 
 struct CpuEngineConfig {
     int threads = 1;
     exact::CovOrder order = exact::CovOrder::scalar;
-    CovImpl impl = CovImpl::all_pairs;
+    // The straightforward full-frame path (reference/full_frame.hpp) instead
+    // of the fast pipeline: the yardstick for tests and benchmarks.
+    bool full_frame = false;
+};
+
+// What a worker runs for one image: the fast pipeline or the full-frame path.
+class ImageRunner {
+public:
+    virtual ~ImageRunner() = default;
+    virtual void run(const ImageSource& src, ImageStats& out) = 0;
 };
 
 class CpuEngine final : public Engine {

@@ -76,6 +76,7 @@ public:
     std::string describe() const override;
     long long unconverged_images() const override { return unconverged_; }
     long long singular_images() const override { return singular_; }
+    double upload_bytes_per_frame() const override { return static_cast<double>(layout_.slot_bytes); }
 
 private:
     struct Feature {

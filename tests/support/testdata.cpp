@@ -38,7 +38,14 @@ std::string shared_testdata_dir() {
     return fs::exists(p / "clips.json") ? fs::weakly_canonical(p).string() : "";
 }
 
-std::string repo_testdata_dir() { return (fs::path(SPEEDQA_SOURCE_DIR) / "testdata").string(); }
+std::string repo_testdata_dir() {
+    // Binaries built elsewhere (the GPU machine gets prebuilt ones) find the
+    // subset through SPEEDQA_REPO_TESTDATA or the working directory.
+    if (const char* env = std::getenv("SPEEDQA_REPO_TESTDATA")) return env;
+    const fs::path built = fs::path(SPEEDQA_SOURCE_DIR) / "testdata";
+    if (fs::exists(built / "clips.json")) return built.string();
+    return (fs::current_path() / "testdata").string();
+}
 
 std::optional<TestData> TestData::open(const std::string& root) {
     if (root.empty() || !fs::exists(fs::path(root) / "clips.json")) return std::nullopt;

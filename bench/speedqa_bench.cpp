@@ -1,0 +1,293 @@
+// speedqa_bench: ms per frame of every engine on generated video, printed as
+// a table with the ratio to the straightforward full-frame path measured in
+// the same run. Each case runs in a child process so that its peak host
+// memory is its own.
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "api/engine_factory.hpp"
+#include "core/engine.hpp"
+#ifdef SPEEDQA_HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
+
+namespace {
+
+using namespace speedqa;
+
+struct Size {
+    int w, h;
+};
+
+struct CaseResult {
+    double ms_per_frame = 0, min_ms = 0, max_ms = 0;
+    double device_mb = 0, upload_bytes = 0;
+    long peak_rss_kb = 0;
+    bool ok = false;
+    char error[200] = {};
+};
+
+// A moving pattern with texture and noise, cheap to make at 4K.
+std::vector<uint8_t> make_video(const VideoFormat& f, int frames, uint32_t seed) {
+    std::vector<uint8_t> data(f.frame_bytes() * static_cast<size_t>(frames));
+    uint32_t x = seed * 2654435761u + 1;
+    auto rnd = [&] {
+        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+        return x;
+    };
+    const int maxv = (1 << f.bitdepth) - 1;
+    uint8_t* p = data.data();
+    for (int t = 0; t < frames; t++)
+        for (int pl = 0; pl < f.plane_count(); pl++) {
+            const int w = f.stored_w(pl), h = f.stored_h(pl);
+            const double sx = 2.0 * f.width / w;
+            for (int y = 0; y < h; y++)
+                for (int c = 0; c < w; c++) {
+                    const double v = 0.5 + 0.25 * std::sin(0.013 * c * sx + 0.21 * t + pl) * std::cos(0.017 * y * sx - 0.13 * t) +
+                                     0.1 * std::sin(0.2 * c * sx) * std::sin(0.15 * y * sx + t) +
+                                     0.08 * ((rnd() & 1023) / 1023.0 - 0.5);
+                    const int s = std::clamp(static_cast<int>(v * maxv), 0, maxv);
+                    if (f.bitdepth == 8) *p++ = static_cast<uint8_t>(s);
+                    else {
+                        const uint16_t s16 = static_cast<uint16_t>(s);
+                        std::memcpy(p, &s16, 2);
+                        p += 2;
+                    }
+                }
+        }
+    return data;
+}
+
+CaseResult run_case(const VideoFormat& f, const std::string& feature, const std::string& backend, int threads,
+                    int frames, int repeats) {
+    CaseResult r;
+    try {
+        const auto rbytes = make_video(f, frames, 1), dbytes = make_video(f, frames, 2);
+        std::vector<Picture> ref, dis;
+        for (int i = 0; i < frames; i++) {
+            ref.push_back(picture_in_frame(f, rbytes.data() + f.frame_bytes() * i));
+            dis.push_back(picture_in_frame(f, dbytes.data() + f.frame_bytes() * i));
+        }
+        const std::vector<FeatureSpec> specs = {parse_feature(feature)};
+        EngineChoice c;
+        c.backend = backend;
+        c.threads = threads;
+#ifdef SPEEDQA_HAVE_CUDA
+        size_t free_before = 0, total = 0;
+        if (backend == "cuda") cudaMemGetInfo(&free_before, &total);
+#endif
+        auto engine = make_engine(f, specs, c);
+        const int metrics = metric_count(specs);
+        std::vector<double> out(static_cast<size_t>(frames) * metrics);
+        FrameBatch b;
+        b.ref = ref.data();
+        b.dis = dis.data();
+        b.count = frames;
+        engine->score(b, out.data());  // warm-up: page faults, graph capture, module load
+#ifdef SPEEDQA_HAVE_CUDA
+        if (backend == "cuda") {
+            size_t free_after = 0;
+            cudaMemGetInfo(&free_after, &total);
+            r.device_mb = (static_cast<double>(free_before) - static_cast<double>(free_after)) / (1 << 20);
+        }
+#endif
+        std::vector<double> ms;
+        for (int k = 0; k < repeats; k++) {
+            const auto t0 = std::chrono::steady_clock::now();
+            engine->score(b, out.data());
+            ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / frames);
+        }
+        std::sort(ms.begin(), ms.end());
+        r.ms_per_frame = ms[ms.size() / 2];
+        r.min_ms = ms.front();
+        r.max_ms = ms.back();
+        r.upload_bytes = engine->upload_bytes_per_frame();
+        r.ok = true;
+    } catch (const std::exception& e) {
+        std::snprintf(r.error, sizeof r.error, "%s", e.what());
+    }
+    return r;
+}
+
+// Runs the case in a child; its peak RSS comes from wait4.
+CaseResult run_isolated(const VideoFormat& f, const std::string& feature, const std::string& backend, int threads,
+                        int frames, int repeats) {
+    int fds[2];
+    if (pipe(fds) != 0) return {};
+    const pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        const CaseResult r = run_case(f, feature, backend, threads, frames, repeats);
+        const ssize_t n = write(fds[1], &r, sizeof r);
+        _exit(n == sizeof r ? 0 : 1);
+    }
+    close(fds[1]);
+    CaseResult r;
+    const ssize_t n = read(fds[0], &r, sizeof r);
+    close(fds[0]);
+    int status = 0;
+    struct rusage ru {};
+    wait4(pid, &status, 0, &ru);
+    if (n != sizeof r) {
+        r = CaseResult{};
+        std::snprintf(r.error, sizeof r.error, "child failed (status %d)", status);
+    }
+    r.peak_rss_kb = ru.ru_maxrss;
+    return r;
+}
+
+std::string cpu_model() {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+    return "unknown CPU";
+}
+
+double h2d_gbps() {
+#ifdef SPEEDQA_HAVE_CUDA
+    std::string why;
+    if (!cuda_available(&why)) return 0;
+    const size_t bytes = size_t{512} << 20;
+    void *h = nullptr, *d = nullptr;
+    if (cudaMallocHost(&h, bytes) != cudaSuccess || cudaMalloc(&d, bytes) != cudaSuccess) return 0;
+    std::memset(h, 1, bytes);
+    cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice);
+    cudaEvent_t a, b;
+    cudaEventCreate(&a), cudaEventCreate(&b);
+    std::vector<float> ms;
+    for (int i = 0; i < 5; i++) {
+        cudaEventRecord(a);
+        cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice);
+        cudaEventRecord(b);
+        cudaEventSynchronize(b);
+        float t = 0;
+        cudaEventElapsedTime(&t, a, b);
+        ms.push_back(t);
+    }
+    std::sort(ms.begin(), ms.end());
+    cudaFree(d), cudaFreeHost(h);
+    return bytes / (ms[2] * 1e-3) / 1e9;
+#else
+    return 0;
+#endif
+}
+
+std::vector<std::string> split(const std::string& s) {
+    std::vector<std::string> out;
+    std::stringstream ss(s);
+    std::string item;
+    while (std::getline(ss, item, ',')) out.push_back(item);
+    return out;
+}
+
+}  // namespace
+
+// --make-clip PATH WxH FRAMES [SEED]: writes generated 420 8-bit raw video, for timing the CLI.
+int make_clip(int argc, char** argv) {
+    if (argc < 5) {
+        std::fprintf(stderr, "usage: speedqa_bench --make-clip PATH WxH FRAMES [SEED]\n");
+        return 1;
+    }
+    Size s{};
+    if (std::sscanf(argv[3], "%dx%d", &s.w, &s.h) != 2) return 1;
+    const VideoFormat f{s.w, s.h, PixelFormat::yuv420, 8};
+    const int frames = std::atoi(argv[4]);
+    const uint32_t seed = argc > 5 ? static_cast<uint32_t>(std::atoi(argv[5])) : 1;
+    std::FILE* out = std::fopen(argv[2], "wb");
+    if (!out) return 1;
+    for (int t = 0; t < frames; t += 8) {
+        const auto data = make_video(f, std::min(8, frames - t), seed * 1000 + static_cast<uint32_t>(t));
+        std::fwrite(data.data(), 1, data.size(), out);
+    }
+    return std::fclose(out) == 0 ? 0 : 1;
+}
+
+int main(int argc, char** argv) {
+    if (argc > 1 && std::string(argv[1]) == "--make-clip") return make_clip(argc, argv);
+    std::string sizes = "576x324,1920x1080,3840x2160", features = "speed_chroma,speed_temporal";
+    std::string engines = "cpu-reference:1,cpu:1,cpu:2,cuda";
+    int repeats = 5, bitdepth = 8;
+    double frame_budget_mpx = 400;  // megapixels generated per case
+    for (int i = 1; i + 1 < argc; i += 2) {
+        const std::string a = argv[i], v = argv[i + 1];
+        if (a == "--sizes") sizes = v;
+        else if (a == "--features") features = v;
+        else if (a == "--engines") engines = v;
+        else if (a == "--repeats") repeats = std::max(1, std::atoi(v.c_str()));
+        else if (a == "--bitdepth") bitdepth = std::atoi(v.c_str());
+        else if (a == "--mpx") frame_budget_mpx = std::atof(v.c_str());
+        else {
+            std::fprintf(stderr, "usage: speedqa_bench [--sizes WxH,...] [--features f,...] [--engines "
+                                 "cpu-reference:1,cpu:1,cpu:2,cuda] [--repeats N] [--bitdepth B] [--mpx M]\n");
+            return 1;
+        }
+    }
+    if (argc % 2 == 0) {
+        std::fprintf(stderr, "speedqa_bench: options come in pairs (--name value)\n");
+        return 1;
+    }
+    const double gbps = h2d_gbps();
+    std::printf("speedqa_bench: %s, %ld cores", cpu_model().c_str(), sysconf(_SC_NPROCESSORS_ONLN));
+#ifdef SPEEDQA_HAVE_CUDA
+    if (gbps > 0) {
+        cudaDeviceProp prop{};
+        cudaGetDeviceProperties(&prop, 0);
+        std::printf("; GPU %s, host-to-device %.1f GB/s (pinned)", prop.name, gbps);
+    }
+#endif
+    std::printf("\n420 %d-bit generated video; ms/frame = median of %d runs over all frames; ratio = full-frame path time / "
+                "this engine's time\n\n",
+                bitdepth, repeats);
+    std::printf("| size | feature | engine | threads | frames | ms/frame | fps | peak host MB | device MB | vs full-frame | upload floor ms/frame |\n");
+    std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (const std::string& sz : split(sizes)) {
+        Size s{};
+        if (std::sscanf(sz.c_str(), "%dx%d", &s.w, &s.h) != 2) continue;
+        const VideoFormat f{s.w, s.h, PixelFormat::yuv420, bitdepth};
+        const int frames = std::clamp(static_cast<int>(frame_budget_mpx * 1e6 / (s.w * s.h)), 8, 240);
+        for (const std::string& feature : split(features)) {
+            double reference_ms = 0;
+            for (const std::string& e : split(engines)) {
+                const size_t colon = e.find(':');
+                const std::string backend = e.substr(0, colon);
+                const int threads = colon == std::string::npos ? 1 : std::atoi(e.c_str() + colon + 1);
+                if (backend == "cuda") {
+                    std::string why;
+                    if (!cuda_available(&why)) {
+                        std::printf("| %s | %s | cuda | - | - | skipped: %s | | | | | |\n", sz.c_str(), feature.c_str(), why.c_str());
+                        continue;
+                    }
+                }
+                const int n = backend == "cpu-reference" ? std::max(4, frames / 8) : frames;
+                const CaseResult r = run_isolated(f, feature, backend, threads, n, backend == "cpu-reference" ? 3 : repeats);
+                if (!r.ok) {
+                    std::printf("| %s | %s | %s | %d | %d | failed: %s | | | | | |\n", sz.c_str(), feature.c_str(),
+                                backend.c_str(), threads, n, r.error);
+                    continue;
+                }
+                if (backend == "cpu-reference") reference_ms = r.ms_per_frame;
+                char ratio[32] = "", floor_ms[32] = "", dev[32] = "";
+                if (reference_ms > 0) std::snprintf(ratio, sizeof ratio, "%.1fx", reference_ms / r.ms_per_frame);
+                if (r.upload_bytes > 0 && gbps > 0) std::snprintf(floor_ms, sizeof floor_ms, "%.3f", r.upload_bytes / (gbps * 1e6));
+                if (backend == "cuda") std::snprintf(dev, sizeof dev, "%.0f", r.device_mb);
+                std::printf("| %s | %s | %s | %d | %d | %.3f | %.1f | %.0f | %s | %s | %s |\n", sz.c_str(), feature.c_str(),
+                            backend.c_str(), backend == "cuda" ? 0 : threads, n, r.ms_per_frame, 1000.0 / r.ms_per_frame,
+                            r.peak_rss_kb / 1024.0, dev, ratio, floor_ms);
+                std::fflush(stdout);
+            }
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# The one GPU-machine run: every host and device test, CPU/CUDA parity over
+# the test data in all three covariance orders (the gtest suite and the
+# `speedqa --parity` command), compute-sanitizer memcheck and racecheck on one
+# clip per feature, the benchmark table and CLI end-to-end timings.
+#
+#   tools/prepare_device.sh            # here: deps, test data, binaries
+#   device run: tools/device_check.sh "$OUT"   with carry: .deps .device
+#
+# Uses the binaries in .device/bin when present (built by prepare_device.sh),
+# else builds. Logs go to the folder given (default $OUT); summary.txt last.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-${OUT:-device-logs}}
+mkdir -p "$out"
+summary=$out/summary.txt
+: >"$summary"
+note() { echo "$*" | tee -a "$summary"; }
+t0=$(date +%s)
+
+note "== machine"
+nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader 2>&1 | tee -a "$summary"
+note "$(nproc) CPU cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
+
+if [ -x .device/bin/speedqa ]; then
+  bin=.device/bin
+  note "== using prebuilt binaries from .device/bin"
+else
+  note "== building"
+  cmake -S . -B build-device -G Ninja -DSPEEDQA_CUDA=ON -DCMAKE_BUILD_TYPE=Release >"$out/build.log" 2>&1 &&
+    ninja -C build-device >>"$out/build.log" 2>&1 || { note "BUILD FAILED (see build.log)"; exit 1; }
+  bin=.device/bin
+  mkdir -p $bin
+  cp build-device/speedqa build-device/tests/speedqa_tests build-device/tests/speedqa_cuda_tests \
+     build-device/bench/speedqa_bench $bin/
+  cp build-device/tests/speedqa_io_tests $bin/ 2>/dev/null || true
+fi
+[ -d .device/testdata ] && export SPEEDQA_SHARED_TESTDATA=$PWD/.device/testdata
+export SPEEDQA_REPO_TESTDATA=$PWD/testdata
+
+note "== tests (host and device)"
+{
+  $bin/speedqa_tests
+  [ -x $bin/speedqa_io_tests ] && $bin/speedqa_io_tests
+  $bin/speedqa_cuda_tests
+} >"$out/tests.log" 2>&1
+grep -E '^\[(golden|parity|fp-contract|cov-order|equivalence|arith)\]|PASSED|FAILED|SKIPPED' "$out/tests.log" | tee -a "$summary"
+
+note "== parity command (speedqa --parity) over the test clips, all three orders"
+clips=/tmp/speedqa-clips
+mkdir -p $clips
+python3 - "$SPEEDQA_SHARED_TESTDATA" >"$clips/list.txt" <<'PY'
+import json, sys
+for c in json.load(open(sys.argv[1] + '/clips.json'))['clips']:
+    print(c['name'], c['width'], c['height'], c['vmaf_pixel_format'], c['bitdepth'])
+PY
+parity_fail=0
+: >"$out/parity.log"
+while read -r name w h p b; do
+  for s in ref dis; do [ -f $clips/${name}_$s.yuv ] || xz -dkc "$SPEEDQA_SHARED_TESTDATA/${name}_$s.yuv.xz" >$clips/${name}_$s.yuv; done
+  for order in scalar avx2 avx512; do
+    echo "-- $name $order" >>"$out/parity.log"
+    $bin/speedqa --parity -q -r $clips/${name}_ref.yuv -d $clips/${name}_dis.yuv -w $w -h $h -p $p -b $b \
+      --cov_order $order --feature speed_chroma --feature speed_temporal \
+      --feature speed_chroma=speed_kernelscale=1.0:speed_nn_floor=0.1:speed_sigma_nn=0.19:speed_weight_var_mode=5:speed_max_val=45.0 \
+      --feature speed_temporal=speed_use_ref_diff=true >>"$out/parity.log" 2>&1 || parity_fail=$((parity_fail + 1))
+  done
+done <"$clips/list.txt"
+note "$(grep -c '^parity:' "$out/parity.log") parity runs, $parity_fail failed; values: $(awk '/^parity:/{v+=$9; i+=$12} END{print v" compared, "i" identical"}' "$out/parity.log")"
+
+note "== compute-sanitizer (memcheck, racecheck) on v7, one run per feature"
+: >"$out/sanitizer.log"
+for tool in memcheck racecheck; do
+  for feat in speed_chroma speed_temporal; do
+    echo "-- $tool $feat" >>"$out/sanitizer.log"
+    compute-sanitizer --tool $tool --error-exitcode 9 $bin/speedqa --backend cuda -q -r $clips/v7_ref.yuv -d $clips/v7_dis.yuv \
+      -w 320 -h 240 -p 420 -b 8 --feature $feat --batch 4 >>"$out/sanitizer.log" 2>&1
+    note "$tool $feat: exit $? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer.log" | tail -1))"
+  done
+done
+
+note "== benchmark table"
+$bin/speedqa_bench --repeats 5 >"$out/bench.log" 2>&1
+cat "$out/bench.log" | tee -a "$summary"
+
+note "== CLI end to end (raw 420 8-bit files in page cache; ms per frame = wall / frames)"
+: >"$out/cli_timing.log"
+for sz in 576x324:600 1920x1080:240 3840x2160:120; do
+  size=${sz%%:*} n=${sz##*:} w=${size%x*} h=${size#*x}
+  $bin/speedqa_bench --make-clip /tmp/r_$size.yuv $size $n 1 && $bin/speedqa_bench --make-clip /tmp/d_$size.yuv $size $n 2
+  cat /tmp/r_$size.yuv /tmp/d_$size.yuv >/dev/null
+  for feat in speed_chroma speed_temporal; do
+    for backend in cpu:2 cpu:16 cuda:16; do
+      be=${backend%%:*} th=${backend##*:}
+      s=$(date +%s.%N)
+      $bin/speedqa --backend $be --threads $th -q -r /tmp/r_$size.yuv -d /tmp/d_$size.yuv -w $w -h $h -p 420 -b 8 \
+        --feature $feat --json -o /tmp/out_$be.json >>"$out/cli_timing.log" 2>&1
+      rc=$?
+      e=$(date +%s.%N)
+      note "$(printf '%-10s %-15s %-5s threads %-3s %4d frames  %8.3f ms/frame  (exit %d)' $size $feat $be $th $n \
+        $(echo "($e - $s) * 1000 / $n" | bc -l) $rc)"
+    done
+    cmp -s <(python3 -c "import json;print(json.load(open('/tmp/out_cpu.json'))['frames'])") \
+           <(python3 -c "import json;print(json.load(open('/tmp/out_cuda.json'))['frames'])") &&
+      note "  $size $feat: cpu and cuda JSON frames identical" || note "  $size $feat: cpu and cuda JSON frames DIFFER"
+  done
+  rm -f /tmp/r_$size.yuv /tmp/d_$size.yuv
+done
+note "== done in $(( $(date +%s) - t0 )) s"
