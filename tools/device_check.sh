@@ -73,7 +73,7 @@ note "== compute-sanitizer (memcheck, racecheck) on v7, one run per feature"
 for tool in memcheck racecheck; do
   for feat in speed_chroma speed_temporal; do
     echo "-- $tool $feat" >>"$out/sanitizer.log"
-    compute-sanitizer --tool $tool --error-exitcode 9 $bin/speedqa --backend cuda -q -r $clips/v7_ref.yuv -d $clips/v7_dis.yuv \
+    timeout 240 compute-sanitizer --tool $tool --error-exitcode 9 $bin/speedqa --backend cuda -q -r $clips/v7_ref.yuv -d $clips/v7_dis.yuv \
       -w 320 -h 240 -p 420 -b 8 --feature $feat --batch 4 >>"$out/sanitizer.log" 2>&1
     note "$tool $feat: exit $? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer.log" | tail -1))"
   done

@@ -20,8 +20,8 @@ constexpr size_t kCount = size_t{1} << 24;
 
 // The same expressions on both sides; the host TU is compiled with
 // -ffp-contract=off and the device with --fmad=false.
-template <class F>
-__host__ __device__ inline void evaluate(float a, float b, float c, double da, double db, double dc, F&& put) {
+__host__ __device__ inline void evaluate(float a, float b, float c, double da, double db, double dc, double* r) {
+    auto put = [r](int op, double v) { r[op] = v; };
     put(0, a * b + c);                                                // float multiply then add
     put(1, a / b);                                                    // float division
     put(2, static_cast<float>(::sqrt(static_cast<double>(::fabsf(a)))));  // sqrt via double
@@ -36,15 +36,11 @@ __host__ __device__ inline void evaluate(float a, float b, float c, double da, d
     put(11, static_cast<float>(da * db + dc));                        // double result rounded to float
 }
 
-struct Out {
-    double v[kOps];
-};
-
 __global__ void k_evaluate(const float* fa, const float* fb, const float* fc, const double* da, const double* db,
                            const double* dc, double* out, size_t n) {
     const size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
     if (i >= n) return;
-    evaluate(fa[i], fb[i], fc[i], da[i], db[i], dc[i], [&](int op, double v) { out[i * kOps + op] = v; });
+    evaluate(fa[i], fb[i], fc[i], da[i], db[i], dc[i], out + i * kOps);
 }
 
 float random_float(std::mt19937_64& rng) {
@@ -107,12 +103,14 @@ TEST(DeviceFpContract, EveryOperationMatchesTheHostOn16MOperands) {
     ASSERT_EQ(cudaMemcpy(got.data(), out, got.size() * sizeof(double), cudaMemcpyDeviceToHost), cudaSuccess);
     long long compared = 0, mismatches[kOps] = {};
     for (size_t i = 0; i < kCount; i++) {
-        evaluate(fa[i], fb[i], fc[i], da[i], db[i], dc[i], [&](int op, double v) {
+        double host[kOps];
+        evaluate(fa[i], fb[i], fc[i], da[i], db[i], dc[i], host);
+        for (int op = 0; op < kOps; op++) {
             compared++;
-            if (!same_bits(v, got[i * kOps + op]) && mismatches[op]++ < 3)
-                ADD_FAILURE() << "op " << op << " operand " << i << ": host " << std::hexfloat << v << " device "
+            if (!same_bits(host[op], got[i * kOps + op]) && mismatches[op]++ < 3)
+                ADD_FAILURE() << "op " << op << " operand " << i << ": host " << std::hexfloat << host[op] << " device "
                               << got[i * kOps + op];
-        });
+        }
     }
     for (int op = 0; op < kOps; op++) EXPECT_EQ(mismatches[op], 0) << "op " << op;
     std::printf("[fp-contract] %lld device results (%zu operand sets x %d operations) identical to the host\n", compared,

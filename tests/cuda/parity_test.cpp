@@ -9,6 +9,7 @@
 #include <random>
 
 #include "api/engine_factory.hpp"
+#include "core/error.hpp"
 #include "cpu/cpu_engine.hpp"
 #include "cuda/cuda_engine.hpp"
 #include "support/run_engine.hpp"
