@@ -66,7 +66,7 @@ while read -r name w h p b; do
       --feature speed_temporal=speed_use_ref_diff=true >>"$out/parity.log" 2>&1 || parity_fail=$((parity_fail + 1))
   done
 done <"$clips/list.txt"
-note "$(grep -c '^parity:' "$out/parity.log") parity runs, $parity_fail failed; values: $(awk '/^parity:/{v+=$9; i+=$12} END{print v" compared, "i" identical"}' "$out/parity.log")"
+note "$(grep -c '^parity:' "$out/parity.log") parity runs, $parity_fail failed; values: $(awk '/^parity:/{v+=$8; i+=$11} END{print v" compared, "i" identical"}' "$out/parity.log")"
 
 note "== compute-sanitizer (memcheck, racecheck) on v7, one run per feature"
 : >"$out/sanitizer.log"
@@ -98,7 +98,7 @@ for sz in 576x324:600 1920x1080:240 3840x2160:120; do
       rc=$?
       e=$(date +%s.%N)
       note "$(printf '%-10s %-15s %-5s threads %-3s %4d frames  %8.3f ms/frame  (exit %d)' $size $feat $be $th $n \
-        $(echo "($e - $s) * 1000 / $n" | bc -l) $rc)"
+        $(awk -v a=$s -v b=$e -v n=$n 'BEGIN{print (b - a) * 1000 / n}') $rc)"
     done
     cmp -s <(python3 -c "import json;print(json.load(open('/tmp/out_cpu.json'))['frames'])") \
            <(python3 -c "import json;print(json.load(open('/tmp/out_cuda.json'))['frames'])") &&
