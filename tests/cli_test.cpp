@@ -1,0 +1,250 @@
+// The speedqa command end to end: every output format against the golden
+// values, y4m files and pipes, and every bad input the issue lists (a clear
+// one-line error, a non-zero exit, no output file left behind).
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "support/testdata.hpp"
+
+namespace speedqa::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct Result {
+    int status = -1;
+    std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+class Cli : public ::testing::Test {
+protected:
+    static fs::path dir;
+    static void SetUpTestSuite() {
+        dir = fs::temp_directory_path() / ("speedqa_cli_test_" + std::to_string(getpid()));
+        fs::create_directories(dir);
+        const auto data = TestData::open(repo_testdata_dir());
+        ASSERT_TRUE(data);
+        for (const char* name : {"v1", "v6", "v7"}) {
+            const ClipInfo* c = data->clip(name);
+            ASSERT_NE(c, nullptr);
+            write(dir / (std::string(name) + "_ref.yuv"), load_xz(c->ref_xz));
+            write(dir / (std::string(name) + "_dis.yuv"), load_xz(c->dis_xz));
+        }
+    }
+    static void TearDownTestSuite() { fs::remove_all(dir); }
+
+    static void write(const fs::path& p, const std::vector<uint8_t>& bytes) {
+        std::ofstream out(p, std::ios::binary);
+        out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    }
+    static void write(const fs::path& p, const std::string& bytes) { std::ofstream(p, std::ios::binary) << bytes; }
+
+    // y4m of a raw clip: header, then FRAME + frame bytes each.
+    static std::string y4m(const std::string& raw, int w, int h, const std::string& tags, size_t frame_bytes) {
+        std::string s = "YUV4MPEG2 W" + std::to_string(w) + " H" + std::to_string(h) + " F25:1 Ip A1:1" + tags + "\n";
+        for (size_t at = 0; at + frame_bytes <= raw.size(); at += frame_bytes) s += "FRAME\n" + raw.substr(at, frame_bytes);
+        return s;
+    }
+
+    static Result run(const std::string& args, const std::string& stdin_file = "") {
+        const fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
+        std::string cmd = std::string(SPEEDQA_CLI_PATH) + " " + args + " >" + out.string() + " 2>" + err.string();
+        if (!stdin_file.empty()) cmd = "cat " + stdin_file + " | " + cmd;
+        const int rc = std::system(cmd.c_str());
+        Result r;
+        r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
+        r.out = slurp(out);
+        r.err = slurp(err);
+        return r;
+    }
+
+    static std::string v1() { return "-r " + (dir / "v1_ref.yuv").string() + " -d " + (dir / "v1_dis.yuv").string() + " -w 576 -h 324 -p 420 -b 8"; }
+    static std::string v6() { return "-r " + (dir / "v6_ref.yuv").string() + " -d " + (dir / "v6_dis.yuv").string() + " -w 80 -h 80 -p 444 -b 8"; }
+};
+fs::path Cli::dir;
+
+json golden(const std::string& file) {
+    std::ifstream in(fs::path(repo_testdata_dir()) / "golden" / file);
+    return json::parse(in);
+}
+
+// --precision max prints %.17g: every value must equal the golden double.
+TEST_F(Cli, JsonExactValuesAndNames) {
+    const fs::path o = dir / "o.json";
+    const Result r = run(v1() + " --feature speed_chroma=speed_kernelscale=1.0:speed_nn_floor=0.1:speed_sigma_nn=0.19:"
+                                "speed_weight_var_mode=5:speed_max_val=45.0 --feature speed_temporal --json --precision max -o " +
+                         o.string() + " -q");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json got = json::parse(slurp(o));
+    const json gc = golden("v1__o1__speed_chroma__avx512.json"), gt = golden("v1__o0__speed_temporal__avx512.json");
+    ASSERT_EQ(got["frames"].size(), 8u);
+    int compared = 0;
+    for (int i = 0; i < 8; i++) {
+        const json& m = got["frames"][i]["metrics"];
+        EXPECT_EQ(got["frames"][i]["frameNum"], i);
+        for (const char* k : {"speed_chroma_u", "speed_chroma_v", "speed_chroma_uv"}) {
+            EXPECT_EQ(m[gc["metric_keys"][k].get<std::string>()].get<double>(), gc["frames"][i][k].get<double>());
+            compared++;
+        }
+        EXPECT_EQ(m["speed_temporal"].get<double>(), gt["frames"][i]["speed_temporal"].get<double>());
+        compared++;
+    }
+    EXPECT_TRUE(got["pooled_metrics"].contains("speed_chroma_uv_mxv_45_nnf_0.1_snn_0.19_wvm_5"));
+    for (const char* p : {"min", "max", "mean", "harmonic_mean"}) EXPECT_TRUE(got["pooled_metrics"]["speed_temporal"].contains(p));
+    EXPECT_EQ(compared, 32);
+}
+
+// Default precision prints as the stock vmaf CLI does (%.6f): compare with
+// what the unmodified CLI printed for the same clip.
+TEST_F(Cli, DefaultPrecisionMatchesStockCliText) {
+    const fs::path o = dir / "o.csv";
+    const Result r = run(v1() + " --feature speed_chroma --csv -o " + o.string() + " -q");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json g = golden("v1__o0__speed_chroma__avx512.json");
+    std::istringstream lines(slurp(o));
+    std::string line;
+    std::getline(lines, line);
+    EXPECT_EQ(line, "Frame,speed_chroma_u,speed_chroma_v,speed_chroma_uv,");
+    for (int i = 0; i < 8; i++) {
+        std::getline(lines, line);
+        char want[256];
+        const json& s = g["stock_cli_frames"][i];
+        std::snprintf(want, sizeof want, "%d,%.6f,%.6f,%.6f,", i, s["speed_chroma_u"].get<double>(),
+                      s["speed_chroma_v"].get<double>(), s["speed_chroma_uv"].get<double>());
+        EXPECT_EQ(line, want);
+    }
+}
+
+TEST_F(Cli, XmlAndSubLayouts) {
+    const fs::path x = dir / "o.xml", s = dir / "o.sub";
+    ASSERT_EQ(run(v6() + " --feature speed_temporal --xml -o " + x.string() + " -q").status, 0);
+    const std::string xml = slurp(x);
+    EXPECT_EQ(xml.rfind("<VMAF version=\"", 0), 0u);
+    EXPECT_NE(xml.find("<params qualityWidth=\"80\" qualityHeight=\"80\" />"), std::string::npos);
+    EXPECT_NE(xml.find("<frame frameNum=\"0\" speed_temporal=\"0.000000\" />"), std::string::npos);
+    EXPECT_NE(xml.find("<metric name=\"speed_temporal\" min=\""), std::string::npos);
+    EXPECT_NE(xml.find("</VMAF>\n"), std::string::npos);
+    ASSERT_EQ(run(v6() + " --feature speed_temporal --sub -o " + s.string() + " -q").status, 0);
+    EXPECT_EQ(slurp(s).rfind("{0}{1}frame: 0|speed_temporal: 0.000000|\n", 0), 0u);
+}
+
+TEST_F(Cli, Y4mFilesAndStdinGiveTheRawResult) {
+    const size_t fb = 576 * 324 * 3 / 2;
+    write(dir / "r.y4m", y4m(slurp(dir / "v1_ref.yuv"), 576, 324, " C420jpeg", fb));
+    write(dir / "d.y4m", y4m(slurp(dir / "v1_dis.yuv"), 576, 324, "", fb));
+    const Result raw = run(v1() + " --feature speed_chroma --feature speed_temporal --csv --precision max -o -");
+    const Result file = run("-r " + (dir / "r.y4m").string() + " -d " + (dir / "d.y4m").string() +
+                            " --feature speed_chroma --feature speed_temporal --csv --precision max -o -");
+    const Result pipe = run("-r - -d " + (dir / "d.y4m").string() +
+                                " --feature speed_chroma --feature speed_temporal --csv --precision max -o -",
+                            (dir / "r.y4m").string());
+    ASSERT_EQ(raw.status, 0) << raw.err;
+    EXPECT_EQ(file.status, 0) << file.err;
+    EXPECT_EQ(pipe.status, 0) << pipe.err;
+    EXPECT_EQ(raw.out, file.out);
+    EXPECT_EQ(raw.out, pipe.out);
+    EXPECT_NE(raw.out.find("\n7,"), std::string::npos);
+}
+
+TEST_F(Cli, ThreadsFrameCountAndNoOutputFile) {
+    const Result one = run(v1() + " --feature speed_temporal --json --precision max -o - --threads 1");
+    const Result four = run(v1() + " --feature speed_temporal --json --precision max -o - --threads 4 --batch 3");
+    ASSERT_EQ(one.status, 0);
+    const json a = json::parse(one.out), b = json::parse(four.out);
+    EXPECT_EQ(a["frames"], b["frames"]);
+    const Result cnt = run(v1() + " --feature speed_temporal --frame_cnt 3 --csv -o -");
+    EXPECT_EQ(std::count(cnt.out.begin(), cnt.out.end(), '\n'), 4);
+    // no -o: the pooled mean of each metric on standard output
+    const Result plain = run(v1() + " --feature speed_chroma -q");
+    EXPECT_EQ(plain.status, 0);
+    EXPECT_EQ(plain.out.rfind("speed_chroma_u: ", 0), 0u) << plain.out;
+}
+
+TEST_F(Cli, VersionAndHelp) {
+    EXPECT_EQ(run("--version").status, 0);
+    const Result h = run("--help");
+    EXPECT_EQ(h.status, 0);
+    EXPECT_NE(h.out.find("--feature"), std::string::npos);
+}
+
+// ---- bad input: exit non-zero, one clear line, no output file -------------
+struct BadCase {
+    const char* name;
+    std::string args;
+    std::string expect;  // a phrase the message must contain
+};
+
+TEST_F(Cli, BadInputIsRefusedClearly) {
+    const std::string ref = (dir / "v1_ref.yuv").string(), dis = (dir / "v1_dis.yuv").string();
+    write(dir / "short.yuv", slurp(dir / "v1_ref.yuv").substr(0, 1000));
+    write(dir / "bad_header.y4m", std::string("YUV4MPEG2 W576 Hx\nFRAME\n"));
+    write(dir / "interlaced.y4m", std::string("YUV4MPEG2 W576 H324 F25:1 It C420jpeg\nFRAME\n") + std::string(279936, 'a'));
+    write(dir / "other_size.y4m", y4m(slurp(dir / "v6_ref.yuv"), 80, 80, " C444", 80 * 80 * 3));
+    write(dir / "mono.y4m", y4m(std::string(160 * 96 * 2, 'x'), 160, 96, " Cmono", 160 * 96));
+    const std::string r6 = (dir / "v6_ref.yuv").string(), d6 = (dir / "v6_dis.yuv").string();
+    const std::string raw = " -w 576 -h 324 -p 420 -b 8";
+    const std::vector<BadCase> cases = {
+        {"missing file", "-r /nonexistent.yuv -d " + dis + raw + " --feature speed_chroma", "/nonexistent.yuv"},
+        {"directory", "-r " + dir.string() + " -d " + dis + raw + " --feature speed_chroma", dir.string()},
+        {"size not a whole number of frames", "-r " + (dir / "short.yuv").string() + " -d " + dis + raw + " --feature speed_chroma",
+         "not a whole number"},
+        {"different geometry", "-r " + (dir / "other_size.y4m").string() + " -d " + (dir / "bad_header.y4m").string() +
+                                   " --feature speed_chroma", "y4m"},
+        {"ref and dis differ", "-r " + (dir / "other_size.y4m").string() + " -d " + (dir / "mono.y4m").string() +
+                                   " --feature speed_temporal", "differ"},
+        {"malformed y4m header", "-r " + (dir / "bad_header.y4m").string() + " -d " + (dir / "bad_header.y4m").string() +
+                                     " --feature speed_chroma", "bad_header.y4m"},
+        {"interlaced y4m", "-r " + (dir / "interlaced.y4m").string() + " -d " + (dir / "interlaced.y4m").string() +
+                               " --feature speed_chroma", "interlaced"},
+        {"unknown feature", "-r " + ref + " -d " + dis + raw + " --feature vif", "unknown feature"},
+        {"unknown option", "-r " + ref + " -d " + dis + raw + " --feature speed_chroma=speed_foo=1", "unknown option"},
+        {"option of the other feature", "-r " + ref + " -d " + dis + raw + " --feature speed_temporal=wvm=1", "unknown option"},
+        {"weight_var_mode out of range", "-r " + ref + " -d " + dis + raw + " --feature speed_chroma=wvm=7", "speed_weight_var_mode"},
+        {"sigma_nn out of range", "-r " + ref + " -d " + dis + raw + " --feature speed_chroma=snn=5", "speed_sigma_nn"},
+        {"prescale out of range", "-r " + ref + " -d " + dis + raw + " --feature speed_temporal=ps=5", "speed_prescale"},
+        {"bad boolean", "-r " + ref + " -d " + dis + raw + " --feature speed_temporal=urd=yes", "speed_use_ref_diff"},
+        {"invalid kernelscale", "-r " + ref + " -d " + dis + raw + " --feature speed_chroma=ks=1.3", "kernelscale"},
+        {"unknown prescale method", "-r " + ref + " -d " + dis + raw + " --feature speed_chroma=ps=2:psm=sinc", "speed_prescale_method"},
+        {"plane under 80x80 after prescale", "-r " + r6 + " -d " + d6 + " -w 80 -h 80 -p 444 -b 8 --feature speed_temporal=ps=0.5",
+         "at least 80x80"},
+        {"plane under 80x80", "-r " + r6 + " -d " + d6 + " -w 80 -h 80 -p 420 -b 8 --feature speed_chroma", "at least 80x80"},
+        {"4:0:0 to speed_chroma", "-r " + (dir / "mono.y4m").string() + " -d " + (dir / "mono.y4m").string() +
+                                      " --feature speed_chroma", "4:0:0"},
+        {"incomplete raw parameters", "-r " + ref + " -d " + dis + " -w 576 --feature speed_chroma", "--height"},
+        {"bad bit depth", "-r " + ref + " -d " + dis + " -w 576 -h 324 -p 420 -b 9 --feature speed_chroma", "bitdepth"},
+        {"bad pixel format", "-r " + ref + " -d " + dis + " -w 576 -h 324 -p 411 -b 8 --feature speed_chroma", "pixel_format"},
+        {"no feature", "-r " + ref + " -d " + dis + raw, "--feature"},
+        {"both on stdin", "-r - -d -" + std::string(" --feature speed_chroma"), "standard input"},
+        {"models", "-r " + ref + " -d " + dis + raw + " --feature speed_chroma -m version=vmaf_v0.6.1", "models are not supported"},
+    };
+    for (const BadCase& c : cases) {
+        SCOPED_TRACE(c.name);
+        const fs::path o = dir / "must_not_exist.json";
+        fs::remove(o);
+        const Result r = run(c.args + " --json -o " + o.string());
+        EXPECT_NE(r.status, 0);
+        EXPECT_LT(r.status, 128) << "crashed";
+        EXPECT_NE(r.err.find(c.expect), std::string::npos) << "stderr: " << r.err;
+        EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+        EXPECT_FALSE(fs::exists(o)) << "an output file was left behind";
+        EXPECT_TRUE(r.out.empty()) << r.out;
+    }
+    std::printf("[cli] %zu bad-input cases refused with a clear message\n", cases.size());
+}
+
+}  // namespace
+}  // namespace speedqa::testing

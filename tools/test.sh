@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Builds speedqa and runs the whole test suite:
+#  1. the release build (with the CUDA engine when nvcc is present; its
+#     device tests say they skipped when there is no GPU) and every test;
+#  2. an AddressSanitizer + UBSan build of the CPU engine and the same tests,
+#     which checks among others the case where libvmaf overflows a buffer
+#     (speed_temporal with speed_prescale > 1).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc)
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
+cmake --build build -j "$jobs"
+ctest --test-dir build --output-on-failure -j "$jobs"
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSPEEDQA_ASAN=ON -DSPEEDQA_CUDA=OFF \
+  -DSPEEDQA_BUILD_BENCH=OFF
+cmake --build build-asan -j "$jobs"
+ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-asan --output-on-failure -j "$jobs"
+echo "speedqa: all tests passed (release and AddressSanitizer builds)"
