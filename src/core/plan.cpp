@@ -75,6 +75,11 @@ ImagePlan make_plan(int w, int h, const FeatureOptions& options, const std::stri
     }
     p.row_slot = slots_of(p.rows, d.scaled_h);
     p.col_slot = slots_of(p.cols, d.scaled_w);
+    const int radius = p.antialias.radius();
+    for (int j = 0; j < d.operating_w; j++)
+        for (int k = 0; k < p.antialias.count; k++)
+            p.kept_col_taps.push_back(
+                p.col_slot[static_cast<size_t>(exact::mirror_index(j * exact::kDecimation - radius + k, d.scaled_w))]);
     if (p.resample) {
         const auto all_cols = prescale_axis_taps(p.method, w, d.scaled_w);
         const auto all_rows = prescale_axis_taps(p.method, h, d.scaled_h);

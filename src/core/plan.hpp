@@ -29,6 +29,10 @@ struct ImagePlan {
     // gathering.
     std::vector<int> rows, cols;
     std::vector<int> row_slot, col_slot;
+    // For kept column j and tap k, the index into the vertical pass's row
+    // (plan.cols order) that the horizontal anti-alias tap reads:
+    // col_slot[mirror(16 j - radius + k)], at [j * taps + k].
+    std::vector<int> kept_col_taps;
     // Resampling taps for each entry of rows / cols (prescale only).
     std::vector<exact::AxisTaps> row_taps, col_taps;
     // Identity resampling: the reference copies the plane when the scaled

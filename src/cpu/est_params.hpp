@@ -14,11 +14,13 @@ namespace speedqa::cpu {
 
 using speedqa::ImageStats;
 
+struct Kernels;
+
 // How the covariance chains are computed. Every implementation gives the
 // bits of the order it emulates; they differ only in speed.
 enum class CovImpl {
     per_pair,    // one pair at a time, the reference statement as written
-    all_pairs,   // all 325 pairs advance together, vectorised across pairs
+    all_pairs,   // all 325 pairs advance together (cpu/kernels.hpp), vectorised across pairs
 };
 
 class EstParams {
@@ -46,7 +48,8 @@ private:
     exact::CovLayout layout_;
     float means_[exact::kBlockElems] = {};
     std::vector<float> cov_;        // 25 x 25
-    std::vector<double> slots_;     // slots x 325 chain accumulators
+    std::vector<double> slots_;     // chain accumulators, kernels.hpp's layout
+    const struct Kernels* kernels_;
     std::vector<float> b_;          // 25 x num_blocks block samples
     std::vector<float> qb_;         // Q * B
     std::vector<float> x_;          // solution

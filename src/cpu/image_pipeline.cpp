@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "cpu/simd_clones.hpp"
+#include "cpu/kernels.hpp"
 #include "exact/convert.hpp"
 #include "exact/filter.hpp"
 #include "exact/prescale.hpp"
@@ -14,54 +14,9 @@ using exact::kDecimation;
 using exact::mirror_index;
 
 template <class T>
-[[gnu::always_inline]] inline float convert(T s, float scaler) {
+inline float convert(T s, float scaler) {
     if constexpr (sizeof(T) == 1) return exact::convert_8bit(s);
     else return exact::convert_hbd(s, scaler);
-}
-
-// v[c] = sum over taps k of taps[k] * sample(k, c), for c in [0, n): every
-// column accumulates its taps in order, and the loop over columns vectorises.
-template <class T, bool Diff>
-[[gnu::always_inline]] inline void vertical_taps(float* __restrict v, int n, const exact::Taps& taps,
-                                                 const uint8_t* const* a_rows, const uint8_t* const* b_rows,
-                                                 float scaler) {
-    for (int c = 0; c < n; c++) v[c] = 0.0f;
-    for (int k = 0; k < taps.count; k++) {
-        const float t = taps.v[k];
-        const T* __restrict pa = reinterpret_cast<const T*>(a_rows[k]);
-        if constexpr (Diff) {
-            const T* __restrict pb = reinterpret_cast<const T*>(b_rows[k]);
-            for (int c = 0; c < n; c++) v[c] = v[c] + t * (convert(pa[c], scaler) - convert(pb[c], scaler));
-        } else {
-            for (int c = 0; c < n; c++) v[c] = v[c] + t * convert(pa[c], scaler);
-        }
-    }
-}
-
-SPEEDQA_CLONES void vertical_u8(float* v, int n, const exact::Taps& taps, const uint8_t* const* a, const uint8_t* const* b,
-                                float s) {
-    vertical_taps<uint8_t, false>(v, n, taps, a, b, s);
-}
-SPEEDQA_CLONES void vertical_u16(float* v, int n, const exact::Taps& taps, const uint8_t* const* a,
-                                 const uint8_t* const* b, float s) {
-    vertical_taps<uint16_t, false>(v, n, taps, a, b, s);
-}
-SPEEDQA_CLONES void vertical_u8_diff(float* v, int n, const exact::Taps& taps, const uint8_t* const* a,
-                                     const uint8_t* const* b, float s) {
-    vertical_taps<uint8_t, true>(v, n, taps, a, b, s);
-}
-SPEEDQA_CLONES void vertical_u16_diff(float* v, int n, const exact::Taps& taps, const uint8_t* const* a,
-                                      const uint8_t* const* b, float s) {
-    vertical_taps<uint16_t, true>(v, n, taps, a, b, s);
-}
-
-SPEEDQA_CLONES void vertical_float(float* __restrict v, int n, const exact::Taps& taps, const float* const* rows) {
-    for (int c = 0; c < n; c++) v[c] = 0.0f;
-    for (int k = 0; k < taps.count; k++) {
-        const float t = taps.v[k];
-        const float* __restrict p = rows[k];
-        for (int c = 0; c < n; c++) v[c] = v[c] + t * p[c];
-    }
 }
 
 // The value of the image at (y, x) of the original plane.
@@ -92,7 +47,7 @@ void resample_into(const ImagePlan& plan, const ImageSource& src, float* out) {
 }  // namespace
 
 ImagePipeline::ImagePipeline(const ImagePlan& plan, exact::CovOrder order, CovImpl impl)
-    : plan_(plan), est_(plan.dim, order, impl) {
+    : plan_(plan), est_(plan.dim, order, impl), kernels_(best_kernels()) {
     if (plan.resample) compact_.resize(plan.rows.size() * plan.cols.size());
     vrow_.resize(plan.cols.size());
     const size_t dec = static_cast<size_t>(plan.dim.operating_w) * plan.dim.operating_h;
@@ -117,7 +72,6 @@ void ImagePipeline::antialias_kept_points(const ImageSource& src) {
     const exact::Taps& taps = plan_.antialias;
     const int radius = taps.radius();
     const int ncols = static_cast<int>(plan_.cols.size());
-    const float scaler = exact::sample_scaler(src.bitdepth);
     const uint8_t* a_rows[exact::kMaxTaps];
     const uint8_t* b_rows[exact::kMaxTaps];
     const float* f_rows[exact::kMaxTaps];
@@ -133,17 +87,26 @@ void ImagePipeline::antialias_kept_points(const ImageSource& src) {
             }
         }
         float* v = vrow_.data();
-        if (plan_.resample) vertical_float(v, ncols, taps, f_rows);
-        else if (src.bitdepth > 8) (src.difference ? vertical_u16_diff : vertical_u16)(v, ncols, taps, a_rows, b_rows, scaler);
-        else (src.difference ? vertical_u8_diff : vertical_u8)(v, ncols, taps, a_rows, b_rows, scaler);
+        VerticalArgs args;
+        args.v = v;
+        args.n = ncols;
+        args.taps = taps.v;
+        args.count = taps.count;
+        args.bitdepth = src.bitdepth;
+        if (plan_.resample) {
+            args.a = reinterpret_cast<const uint8_t* const*>(f_rows);
+            args.rows_are_float = true;
+        } else {
+            args.a = a_rows;
+            args.b = b_rows;
+            args.diff = src.difference;
+        }
+        kernels_.vertical(args);
 
         float* out = tmp_.data() + static_cast<size_t>(i) * d.operating_w;
-        for (int j = 0; j < d.operating_w; j++) {
-            out[j] = exact::tap_sum(taps.v, taps.count, [&](int k) {
-                const int col = mirror_index(j * kDecimation - radius + k, d.scaled_w);
-                return v[plan_.col_slot[static_cast<size_t>(col)]];
-            });
-        }
+        const int* at = plan_.kept_col_taps.data();
+        for (int j = 0; j < d.operating_w; j++, at += taps.count)
+            out[j] = exact::tap_sum(taps.v, taps.count, [&](int k) { return v[at[k]]; });
     }
 }
 

@@ -33,6 +33,7 @@ private:
     // the result (decimated minus local mean)
     std::vector<float> tmp_, vert_, dec_;
     EstParams est_;
+    const struct Kernels& kernels_;
 };
 
 }  // namespace speedqa::cpu

@@ -35,6 +35,20 @@ struct CovLayout {
         return lanes;
     }
     SPEEDQA_HD bool fused(int slot_index) const { return slot_index < lanes; }
+    // The columns of a row of `width` that feed slot s, in order; returns
+    // how many were written to out.
+    SPEEDQA_HD int columns(int s, int width, int* out) const {
+        int n = 0;
+        if (lanes == 0) {
+            for (int j = 0; j < width; j++) out[n++] = j;
+        } else if (s < lanes) {
+            for (int j = s; j < wide_end; j += lanes) out[n++] = j;
+            if (s < lanes / 2 && narrow_end > wide_end) out[n++] = wide_end + s;
+        } else {
+            for (int j = narrow_end; j < width; j++) out[n++] = j;
+        }
+        return n;
+    }
 };
 
 SPEEDQA_HD CovLayout cov_layout(CovOrder order, int width) {

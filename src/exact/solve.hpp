@@ -17,7 +17,8 @@ namespace speedqa::exact {
 inline constexpr int kN = kBlockElems;  // 25
 
 // dst = x * y for x (rows x inner), y (inner x cols), all row-major, dense.
-SPEEDQA_HD void matmul(float* dst, const float* x, const float* y, int rows, int inner, int cols) {
+SPEEDQA_HD void matmul(float* SPEEDQA_RESTRICT dst, const float* SPEEDQA_RESTRICT x, const float* SPEEDQA_RESTRICT y,
+                       int rows, int inner, int cols) {
     for (int i = 0; i < rows * cols; i++) dst[i] = 0;
     for (int i = 0; i < rows; i++)
         for (int k = 0; k < inner; k++) {

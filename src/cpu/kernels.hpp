@@ -1,0 +1,53 @@
+// The CPU engine's hot loops, in a C reference and SIMD variants beside it
+// (dav1d style). Every variant returns the C reference's bits: each output
+// element receives the same operations in the same order; the variants only
+// process several elements at once. tests/cpu_kernels_test.cpp runs every
+// variant this CPU supports against the C reference on random inputs.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "exact/covariance.hpp"
+
+namespace speedqa::cpu {
+
+// The vertical anti-alias pass at one kept row: v[c] = sum over taps k, in
+// order from 0.0f, of taps[k] * x_k[c] for c in [0, n), where x_k is row k
+// converted to float (sample + offset, or / scaler + offset), or the
+// difference of two such rows (diff), or a row of floats (rows_are_float).
+struct VerticalArgs {
+    float* v = nullptr;
+    int n = 0;
+    const float* taps = nullptr;
+    int count = 0;
+    const uint8_t* const* a = nullptr;
+    const uint8_t* const* b = nullptr;  // diff: x_k = conv(a_k) - conv(b_k)
+    int bitdepth = 8;
+    bool diff = false;
+    bool rows_are_float = false;
+};
+
+// Accumulator layout for the covariance chains: [slot][x][kCovPad] doubles,
+// pair (x, y) at [slot][x][y] for y <= x (other entries are scratch).
+inline constexpr int kCovPad = 32;
+inline constexpr int kCovSlotDoubles = exact::kBlockElems * kCovPad;
+
+struct Kernels {
+    const char* name;
+    void (*vertical)(const VerticalArgs& args);
+    // Feeds the chains the terms of submatrix row i (all its positions j).
+    // `mean` holds the 25 means as doubles, padded with zeros to kCovPad.
+    void (*cov_row)(const float* img, int stride, int i, int sub_w, const double* mean, const exact::CovLayout& layout,
+                    double* acc);
+    // Adds submatrix row i to the 25 running float sums (the means' chains).
+    void (*sums_row)(const float* img, int stride, int i, int sub_w, float* sums);
+};
+
+const Kernels& kernels_c();
+const Kernels* kernels_avx2();    // nullptr when this CPU lacks AVX2 (or the build lacks the variant)
+const Kernels* kernels_avx512();  // nullptr when this CPU lacks AVX-512
+// The fastest this CPU runs; SPEEDQA_KERNELS=c|avx2|avx512 overrides (for tests).
+const Kernels& best_kernels();
+
+}  // namespace speedqa::cpu

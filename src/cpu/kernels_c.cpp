@@ -1,0 +1,83 @@
+// The C reference of the CPU kernels: the statements of the reference,
+// element by element.
+#include <cstdlib>
+#include <cstring>
+
+#include "cpu/cpu_features.hpp"
+#include "cpu/kernels.hpp"
+#include "exact/convert.hpp"
+
+namespace speedqa::cpu {
+namespace {
+
+using exact::kBlock;
+using exact::kBlockElems;
+
+float sample(const uint8_t* row, int c, int bitdepth) {
+    if (bitdepth == 8) return exact::convert_8bit(row[c]);
+    uint16_t s;
+    std::memcpy(&s, row + 2 * c, 2);
+    return exact::convert_hbd(s, exact::sample_scaler(bitdepth));
+}
+
+void vertical_c(const VerticalArgs& g) {
+    for (int c = 0; c < g.n; c++) g.v[c] = 0.0f;
+    for (int k = 0; k < g.count; k++) {
+        const float t = g.taps[k];
+        for (int c = 0; c < g.n; c++) {
+            float x;
+            if (g.rows_are_float) x = reinterpret_cast<const float*>(g.a[k])[c];
+            else if (g.diff) x = sample(g.a[k], c, g.bitdepth) - sample(g.b[k], c, g.bitdepth);
+            else x = sample(g.a[k], c, g.bitdepth);
+            g.v[c] = g.v[c] + t * x;
+        }
+    }
+}
+
+void cov_row_c(const float* img, int stride, int i, int sub_w, const double* mean, const exact::CovLayout& l,
+               double* acc) {
+    double c[kBlockElems];
+    for (int j = 0; j < sub_w; j++) {
+        for (int b = 0; b < kBlockElems; b++)
+            c[b] = static_cast<double>(img[static_cast<ptrdiff_t>(i + b / kBlock) * stride + j + b % kBlock]) - mean[b];
+        const int s = l.slot(j);
+        double* a = acc + static_cast<ptrdiff_t>(s) * kCovSlotDoubles;
+        for (int x = 0; x < kBlockElems; x++)
+            for (int y = 0; y <= x; y++) a[x * kCovPad + y] = exact::cov_term(l.fused(s), a[x * kCovPad + y], c[x], c[y]);
+    }
+}
+
+void sums_row_c(const float* img, int stride, int i, int sub_w, float* sums) {
+    for (int j = 0; j < sub_w; j++)
+        for (int b = 0; b < kBlockElems; b++) sums[b] += img[static_cast<ptrdiff_t>(i + b / kBlock) * stride + j + b % kBlock];
+}
+
+const Kernels kC{"c", vertical_c, cov_row_c, sums_row_c};
+
+}  // namespace
+
+const Kernels& kernels_c() { return kC; }
+
+#if !defined(SPEEDQA_HAVE_X86_KERNELS)
+const Kernels* kernels_avx2() { return nullptr; }
+const Kernels* kernels_avx512() { return nullptr; }
+#endif
+
+const Kernels& best_kernels() {
+    static const Kernels* best = [] {
+        const char* force = std::getenv("SPEEDQA_KERNELS");
+        const Kernels* k512 = kernels_avx512();
+        const Kernels* k2 = kernels_avx2();
+        if (force) {
+            if (!std::strcmp(force, "c")) return &kC;
+            if (!std::strcmp(force, "avx2") && k2) return k2;
+            if (!std::strcmp(force, "avx512") && k512) return k512;
+        }
+        if (k512) return k512;
+        if (k2) return k2;
+        return &kC;
+    }();
+    return *best;
+}
+
+}  // namespace speedqa::cpu

@@ -1,0 +1,129 @@
+// AVX2 variants of the CPU kernels (compiled with -mavx2 -mfma). Same
+// contract and conversion identities as the AVX-512 ones; see kernels.hpp.
+#include <immintrin.h>
+
+#include "cpu/cpu_features.hpp"
+#include "cpu/kernels.hpp"
+#include "exact/convert.hpp"
+
+namespace speedqa::cpu {
+namespace {
+
+using exact::kBlock;
+using exact::kBlockElems;
+
+template <int Mode>  // 0: float rows, 1: u8, 2: u8 diff, 3: u16, 4: u16 diff
+inline __m256 load8(const uint8_t* a, const uint8_t* b, int c, __m256 scale, __m256 offset) {
+    if constexpr (Mode == 0) {
+        return _mm256_loadu_ps(reinterpret_cast<const float*>(a) + c);
+    } else if constexpr (Mode == 1) {
+        const __m256i s = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(a + c)));
+        return _mm256_add_ps(_mm256_cvtepi32_ps(s), offset);
+    } else if constexpr (Mode == 2) {
+        const __m256i sa = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(a + c)));
+        const __m256i sb = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(b + c)));
+        return _mm256_cvtepi32_ps(_mm256_sub_epi32(sa, sb));
+    } else if constexpr (Mode == 3) {
+        const __m256i s = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a + 2 * c)));
+        return _mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(s), scale), offset);
+    } else {
+        const __m256i sa = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a + 2 * c)));
+        const __m256i sb = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(b + 2 * c)));
+        return _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(sa, sb)), scale);
+    }
+}
+
+template <int Mode>
+void vertical_mode(const VerticalArgs& g) {
+    const __m256 scale = _mm256_set1_ps(1.0f / exact::sample_scaler(g.bitdepth));
+    const __m256 offset = _mm256_set1_ps(static_cast<float>(exact::kSampleOffset));
+    int c = 0;
+    for (; c + 8 <= g.n; c += 8) {
+        __m256 acc = _mm256_setzero_ps();
+        for (int k = 0; k < g.count; k++) {
+            const __m256 x = load8<Mode>(g.a[k], g.diff ? g.b[k] : nullptr, c, scale, offset);
+            acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_set1_ps(g.taps[k]), x));
+        }
+        _mm256_storeu_ps(g.v + c, acc);
+    }
+    if (c < g.n) {
+        VerticalArgs tail = g;
+        const uint8_t* a[128];
+        const uint8_t* b[128];
+        const int bytes = g.rows_are_float ? 4 : (g.bitdepth > 8 ? 2 : 1);
+        for (int k = 0; k < g.count; k++) {
+            a[k] = g.a[k] + static_cast<ptrdiff_t>(c) * bytes;
+            b[k] = g.diff ? g.b[k] + static_cast<ptrdiff_t>(c) * bytes : nullptr;
+        }
+        tail.a = a;
+        tail.b = b;
+        tail.v = g.v + c;
+        tail.n = g.n - c;
+        kernels_c().vertical(tail);
+    }
+}
+
+void vertical_avx2(const VerticalArgs& g) {
+    if (g.rows_are_float) vertical_mode<0>(g);
+    else if (g.bitdepth == 8) (g.diff ? vertical_mode<2> : vertical_mode<1>)(g);
+    else (g.diff ? vertical_mode<4> : vertical_mode<3>)(g);
+}
+
+template <bool Fused>
+inline void advance(double* a, const double* c) {
+    for (int x = 0; x < kBlockElems; x++) {
+        const __m256d cx = _mm256_set1_pd(c[x]);
+        double* row = a + x * kCovPad;
+        for (int v = 0; v <= x / 4; v++) {
+            const __m256d cv = _mm256_load_pd(c + 4 * v);
+            const __m256d acc = _mm256_loadu_pd(row + 4 * v);
+            const __m256d r = Fused ? _mm256_fmadd_pd(cx, cv, acc) : _mm256_add_pd(acc, _mm256_mul_pd(cx, cv));
+            _mm256_storeu_pd(row + 4 * v, r);
+        }
+    }
+}
+
+void cov_row_avx2(const float* img, int stride, int i, int sub_w, const double* mean, const exact::CovLayout& l,
+                  double* acc) {
+    alignas(32) double c[kCovPad] = {};
+    for (int j = 0; j < sub_w; j++) {
+        for (int rb = 0; rb < kBlock; rb++) {
+            const float* p = img + static_cast<ptrdiff_t>(i + rb) * stride + j;
+            const __m256d d = _mm256_sub_pd(_mm256_cvtps_pd(_mm_loadu_ps(p)), _mm256_loadu_pd(mean + rb * kBlock));
+            _mm256_storeu_pd(c + rb * kBlock, d);
+            c[rb * kBlock + 4] = static_cast<double>(p[4]) - mean[rb * kBlock + 4];
+        }
+        const int s = l.slot(j);
+        double* a = acc + static_cast<ptrdiff_t>(s) * kCovSlotDoubles;
+        if (l.fused(s)) advance<true>(a, c);
+        else advance<false>(a, c);
+    }
+}
+
+void sums_row_avx2(const float* img, int stride, int i, int sub_w, float* sums) {
+    // lanes 0..3 of an xmm per row block plus a scalar fifth chain
+    __m128 acc[kBlock];
+    float fifth[kBlock];
+    for (int rb = 0; rb < kBlock; rb++) {
+        acc[rb] = _mm_loadu_ps(sums + rb * kBlock);
+        fifth[rb] = sums[rb * kBlock + 4];
+    }
+    for (int j = 0; j < sub_w; j++)
+        for (int rb = 0; rb < kBlock; rb++) {
+            const float* p = img + static_cast<ptrdiff_t>(i + rb) * stride + j;
+            acc[rb] = _mm_add_ps(acc[rb], _mm_loadu_ps(p));
+            fifth[rb] += p[4];
+        }
+    for (int rb = 0; rb < kBlock; rb++) {
+        _mm_storeu_ps(sums + rb * kBlock, acc[rb]);
+        sums[rb * kBlock + 4] = fifth[rb];
+    }
+}
+
+const Kernels kAvx2{"avx2", vertical_avx2, cov_row_avx2, sums_row_avx2};
+
+}  // namespace
+
+const Kernels* kernels_avx2() { return detect_cpu_flags().avx2 ? &kAvx2 : nullptr; }
+
+}  // namespace speedqa::cpu
