@@ -13,13 +13,14 @@ using exact::kBlock;
 using exact::kBlockElems;
 using exact::kCovPairs;
 
-// The Householder QR solve of K X = B. Compiled for several instruction
-// sets: the products' loops vectorise across columns, each element still
-// summing its terms in order (-ffp-contract=off, no reassociation).
+// The Householder QR solve of K X = B, its products through the CPU
+// kernels (same bits as exact::matmul). Compiled for several instruction
+// sets so that back-substitution vectorises across columns.
 SPEEDQA_CLONES
-bool solve_system(const float* cov, const float* b, float* qb, float* x, int nb, exact::SolveScratch& s) {
-    exact::householder_qr(cov, s);
-    exact::matmul(qb, s.q, b, kBlockElems, kBlockElems, nb);
+bool solve_system(const Kernels& kern, const float* cov, const float* b, float* qb, float* x, int nb,
+                  exact::SolveScratch& s) {
+    exact::householder_qr(cov, s, kern.matmul);
+    kern.matmul(qb, s.q, b, kBlockElems, kBlockElems, nb);
     if (!exact::pivots_usable(s.r)) return false;
     exact::back_substitute_rows(s.r, qb, x, nb);
     return true;
@@ -90,7 +91,7 @@ void EstParams::solve(ImageStats& out) {
                 b_[static_cast<size_t>(e) * nb + bi * dim_.blocks_w + bj] =
                     dec_[static_cast<size_t>(kBlock * bi + e / kBlock) * dec_stride_ + kBlock * bj + e % kBlock];
 
-    const bool solved = regular && solve_system(cov_.data(), b_.data(), qb_.data(), x_.data(), nb, solve_scratch_);
+    const bool solved = regular && solve_system(*kernels_, cov_.data(), b_.data(), qb_.data(), x_.data(), nb, solve_scratch_);
     out.singular = !solved;
     if (!solved) std::fill(x_.begin(), x_.end(), 0.0f);
     out.variances.resize(static_cast<size_t>(nb));

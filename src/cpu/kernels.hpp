@@ -42,6 +42,9 @@ struct Kernels {
                     double* acc);
     // Adds submatrix row i to the 25 running float sums (the means' chains).
     void (*sums_row)(const float* img, int stride, int i, int sub_w, float* sums);
+    // dst = x * y with exact::matmul's bits (each element a float sum over k
+    // in order, from 0): the products of the Householder QR and Q B.
+    void (*matmul)(float* dst, const float* x, const float* y, int rows, int inner, int cols);
 };
 
 const Kernels& kernels_c();

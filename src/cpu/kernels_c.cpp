@@ -6,6 +6,7 @@
 #include "cpu/cpu_features.hpp"
 #include "cpu/kernels.hpp"
 #include "exact/convert.hpp"
+#include "exact/solve.hpp"
 
 namespace speedqa::cpu {
 namespace {
@@ -52,7 +53,11 @@ void sums_row_c(const float* img, int stride, int i, int sub_w, float* sums) {
         for (int b = 0; b < kBlockElems; b++) sums[b] += img[static_cast<ptrdiff_t>(i + b / kBlock) * stride + j + b % kBlock];
 }
 
-const Kernels kC{"c", vertical_c, cov_row_c, sums_row_c};
+void matmul_c(float* dst, const float* x, const float* y, int rows, int inner, int cols) {
+    exact::matmul(dst, x, y, rows, inner, cols);
+}
+
+const Kernels kC{"c", vertical_c, cov_row_c, sums_row_c, matmul_c};
 
 }  // namespace
 

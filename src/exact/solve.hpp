@@ -79,19 +79,25 @@ struct SolveScratch {
 };
 
 // Q (as the product H_23 ... H_0) and R = Q K, by the reference's steps.
-SPEEDQA_HD void householder_qr(const float* K, SolveScratch& s) {
+// `mul` computes the products (matmul, or a CPU kernel with matmul's bits).
+template <class Mul>
+SPEEDQA_HD void householder_qr(const float* K, SolveScratch& s, Mul&& mul) {
     const int n = kN;
     for (int i = 0; i < n * n; i++) s.z[i] = K[i];
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) s.q[i * n + j] = i == j ? 1.0f : 0.0f;
     for (int k = 0; k < n - 1; k++) {
         householder_reflector(s.h, s.z, K[k * n + k], k, s.vec);
-        matmul(s.prod, s.h, s.z, n, n, n);
+        mul(s.prod, s.h, s.z, n, n, n);
         for (int i = 0; i < n * n; i++) s.z[i] = s.prod[i];
-        matmul(s.prod, s.h, s.q, n, n, n);
+        mul(s.prod, s.h, s.q, n, n, n);
         for (int i = 0; i < n * n; i++) s.q[i] = s.prod[i];
     }
-    matmul(s.r, s.q, K, n, n, n);
+    mul(s.r, s.q, K, n, n, n);
+}
+
+SPEEDQA_HD void householder_qr(const float* K, SolveScratch& s) {
+    householder_qr(K, s, [](float* d, const float* x, const float* y, int r, int i, int c) { matmul(d, x, y, r, i, c); });
 }
 
 // X[i][j] for one column j, rows 24 down to 0, from R and QB. Returns false

@@ -5,6 +5,9 @@
 #include "cpu/cpu_features.hpp"
 #include "cpu/kernels.hpp"
 #include "exact/convert.hpp"
+#include "exact/solve.hpp"
+
+#include <algorithm>
 
 namespace speedqa::cpu {
 namespace {
@@ -120,7 +123,33 @@ void sums_row_avx2(const float* img, int stride, int i, int sub_w, float* sums) 
     }
 }
 
-const Kernels kAvx2{"avx2", vertical_avx2, cov_row_avx2, sums_row_avx2};
+// Row i of the product, 32 columns at a time in four ymm accumulators; each
+// element: 0, then + x_ik * y_kj in k order. The last columns (under 8) go
+// through the C reference's statement.
+void matmul_avx2(float* dst, const float* x, const float* y, int rows, int inner, int cols) {
+    for (int i = 0; i < rows; i++) {
+        const float* xi = x + static_cast<ptrdiff_t>(i) * inner;
+        float* di = dst + static_cast<ptrdiff_t>(i) * cols;
+        int j0 = 0;
+        for (; j0 + 8 <= cols; j0 += 32) {
+            const int blocks = std::min(4, (cols - j0) / 8);
+            __m256 acc[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
+            for (int k = 0; k < inner; k++) {
+                const __m256 xik = _mm256_set1_ps(xi[k]);
+                const float* yk = y + static_cast<ptrdiff_t>(k) * cols + j0;
+                for (int b = 0; b < blocks; b++) acc[b] = _mm256_add_ps(acc[b], _mm256_mul_ps(xik, _mm256_loadu_ps(yk + 8 * b)));
+            }
+            for (int b = 0; b < blocks; b++) _mm256_storeu_ps(di + j0 + 8 * b, acc[b]);
+            if (blocks < 4) {
+                j0 += 8 * blocks;
+                break;
+            }
+        }
+        for (; j0 < cols; j0++) di[j0] = exact::matmul_element(x, y, inner, cols, i, j0);
+    }
+}
+
+const Kernels kAvx2{"avx2", vertical_avx2, cov_row_avx2, sums_row_avx2, matmul_avx2};
 
 }  // namespace
 

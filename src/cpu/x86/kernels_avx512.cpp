@@ -162,7 +162,32 @@ void sums_row_avx512(const float* img, int stride, int i, int sub_w, float* sums
     for (int rb = 0; rb < kBlock; rb++) _mm256_mask_storeu_ps(sums + rb * kBlock, 0x1f, acc[rb]);
 }
 
-const Kernels kAvx512{"avx512", vertical_avx512, cov_row_avx512, sums_row_avx512};
+// Row i of the product, 64 columns at a time in four zmm accumulators that
+// stay in registers across k; each element: 0, then + x_ik * y_kj in k order.
+void matmul_avx512(float* dst, const float* x, const float* y, int rows, int inner, int cols) {
+    for (int i = 0; i < rows; i++) {
+        const float* xi = x + static_cast<ptrdiff_t>(i) * inner;
+        float* di = dst + static_cast<ptrdiff_t>(i) * cols;
+        for (int j0 = 0; j0 < cols; j0 += 64) {
+            __mmask16 m[4];
+            for (int b = 0; b < 4; b++) {
+                const int left = cols - j0 - 16 * b;
+                m[b] = left >= 16 ? __mmask16(0xffff) : left <= 0 ? __mmask16(0) : __mmask16((1u << left) - 1);
+            }
+            __m512 acc[4] = {_mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps()};
+            for (int k = 0; k < inner; k++) {
+                const __m512 xik = _mm512_set1_ps(xi[k]);
+                const float* yk = y + static_cast<ptrdiff_t>(k) * cols + j0;
+                for (int b = 0; b < 4; b++)
+                    if (m[b]) acc[b] = _mm512_add_ps(acc[b], _mm512_mul_ps(xik, _mm512_maskz_loadu_ps(m[b], yk + 16 * b)));
+            }
+            for (int b = 0; b < 4; b++)
+                if (m[b]) _mm512_mask_storeu_ps(di + j0 + 16 * b, m[b], acc[b]);
+        }
+    }
+}
+
+const Kernels kAvx512{"avx512", vertical_avx512, cov_row_avx512, sums_row_avx512, matmul_avx512};
 
 }  // namespace
 
