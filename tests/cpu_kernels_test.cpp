@@ -94,16 +94,15 @@ TEST(CpuKernels, CovarianceRowsAndSumsEveryOrder) {
             std::vector<double> want(n, 0.0);
             float sums_want[25] = {};
             for (int i = 0; i < sub_h; i++) {
-                kernels_c().cov_row(img.data(), stride, i, sub_w, mean, l, want.data());
+                kernels_c().cov_rows(img.data(), stride, i, 1, sub_w, mean, l, want.data());
                 kernels_c().sums_row(img.data(), stride, i, sub_w, sums_want);
             }
             for (const Kernels* k : vs) {
                 std::vector<double> got(n, 0.0);
                 float sums_got[25] = {};
-                for (int i = 0; i < sub_h; i++) {
-                    k->cov_row(img.data(), stride, i, sub_w, mean, l, got.data());
-                    k->sums_row(img.data(), stride, i, sub_w, sums_got);
-                }
+                k->cov_rows(img.data(), stride, 0, 3, sub_w, mean, l, got.data());  // a strip, then single rows
+                for (int i = 3; i < sub_h; i++) k->cov_rows(img.data(), stride, i, 1, sub_w, mean, l, got.data());
+                for (int i = 0; i < sub_h; i++) k->sums_row(img.data(), stride, i, sub_w, sums_got);
                 for (int s = 0; s < l.slots(); s++)
                     for (int x = 0; x < 25; x++)
                         for (int y = 0; y <= x; y++) {

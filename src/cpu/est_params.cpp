@@ -48,7 +48,9 @@ void EstParams::compute_covariance_all_pairs(const float* img, int stride) {
     std::fill(slots_.begin(), slots_.end(), 0.0);
     alignas(64) double mean[kCovPad] = {};
     for (int b = 0; b < kBlockElems; b++) mean[b] = means_[b];
-    for (int i = 0; i < dim_.sub_h; i++) kernels_->cov_row(img, stride, i, dim_.sub_w, mean, layout_, slots_.data());
+    constexpr int kStrip = 8;  // rows a kernel call: the chains' accumulators stay in registers across them
+    for (int i = 0; i < dim_.sub_h; i += kStrip)
+        kernels_->cov_rows(img, stride, i, std::min(kStrip, dim_.sub_h - i), dim_.sub_w, mean, layout_, slots_.data());
     double s[exact::kMaxCovSlots];
     for (int x = 0; x < kBlockElems; x++)
         for (int y = 0; y <= x; y++) {

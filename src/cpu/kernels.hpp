@@ -36,10 +36,11 @@ inline constexpr int kCovSlotDoubles = exact::kBlockElems * kCovPad;
 struct Kernels {
     const char* name;
     void (*vertical)(const VerticalArgs& args);
-    // Feeds the chains the terms of submatrix row i (all its positions j).
-    // `mean` holds the 25 means as doubles, padded with zeros to kCovPad.
-    void (*cov_row)(const float* img, int stride, int i, int sub_w, const double* mean, const exact::CovLayout& layout,
-                    double* acc);
+    // Feeds the chains the terms of submatrix rows [i0, i0 + rows) (all their
+    // positions j, row by row). `mean` holds the 25 means as doubles, padded
+    // with zeros to kCovPad.
+    void (*cov_rows)(const float* img, int stride, int i0, int rows, int sub_w, const double* mean,
+                     const exact::CovLayout& layout, double* acc);
     // Adds submatrix row i to the 25 running float sums (the means' chains).
     void (*sums_row)(const float* img, int stride, int i, int sub_w, float* sums);
     // dst = x * y with exact::matmul's bits (each element a float sum over k

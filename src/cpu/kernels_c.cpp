@@ -35,9 +35,10 @@ void vertical_c(const VerticalArgs& g) {
     }
 }
 
-void cov_row_c(const float* img, int stride, int i, int sub_w, const double* mean, const exact::CovLayout& l,
-               double* acc) {
+void cov_rows_c(const float* img, int stride, int i0, int rows, int sub_w, const double* mean,
+                const exact::CovLayout& l, double* acc) {
     double c[kBlockElems];
+    for (int i = i0; i < i0 + rows; i++)
     for (int j = 0; j < sub_w; j++) {
         for (int b = 0; b < kBlockElems; b++)
             c[b] = static_cast<double>(img[static_cast<ptrdiff_t>(i + b / kBlock) * stride + j + b % kBlock]) - mean[b];
@@ -57,7 +58,7 @@ void matmul_c(float* dst, const float* x, const float* y, int rows, int inner, i
     exact::matmul(dst, x, y, rows, inner, cols);
 }
 
-const Kernels kC{"c", vertical_c, cov_row_c, sums_row_c, matmul_c};
+const Kernels kC{"c", vertical_c, cov_rows_c, sums_row_c, matmul_c};
 
 }  // namespace
 

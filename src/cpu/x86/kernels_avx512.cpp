@@ -45,6 +45,19 @@ void vertical_mode(const VerticalArgs& g) {
     const __m512 scale = _mm512_set1_ps(1.0f / exact::sample_scaler(g.bitdepth));
     const __m512 offset = _mm512_set1_ps(static_cast<float>(exact::kSampleOffset));
     int c = 0;
+    // 64 columns at a time: four independent accumulation chains hide the
+    // add latency (each column's taps still add in order)
+    for (; c + 64 <= g.n; c += 64) {
+        __m512 acc[4] = {_mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps()};
+        for (int k = 0; k < g.count; k++) {
+            const __m512 t = _mm512_set1_ps(g.taps[k]);
+            const uint8_t* a = g.a[k];
+            const uint8_t* b = g.diff ? g.b[k] : nullptr;
+            for (int q = 0; q < 4; q++)
+                acc[q] = _mm512_add_ps(acc[q], _mm512_mul_ps(t, load16<Mode>(a, b, c + 16 * q, scale, offset)));
+        }
+        for (int q = 0; q < 4; q++) _mm512_storeu_ps(g.v + c + 16 * q, acc[q]);
+    }
     for (; c + 16 <= g.n; c += 16) {
         __m512 acc = _mm512_setzero_ps();
         for (int k = 0; k < g.count; k++) {
@@ -136,17 +149,24 @@ inline void advance_run(double* a, const double* centred, const int* js, int n) 
     tile_run<22, 25, Fused>(a, centred, js, n, std::make_index_sequence<tile_size(22, 25)>());
 }
 
-void cov_row_avx512(const float* img, int stride, int i, int sub_w, const double* mean, const exact::CovLayout& l,
-                    double* acc) {
-    thread_local std::vector<double> centred;  // grows to the widest row once
-    thread_local std::vector<int> js;
-    if (centred.size() < static_cast<size_t>(sub_w) * kCovPad) centred.resize(static_cast<size_t>(sub_w) * kCovPad);
-    if (js.size() < static_cast<size_t>(sub_w)) js.resize(static_cast<size_t>(sub_w));
-    centred_row(img, stride, i, sub_w, mean, centred.data());
-    // each slot's positions in this row, in order
+void cov_rows_avx512(const float* img, int stride, int i0, int rows, int sub_w, const double* mean,
+                     const exact::CovLayout& l, double* acc) {
+    thread_local std::vector<double> centred;  // grows to the largest strip once
+    thread_local std::vector<int> js, row_js;
+    const size_t positions = static_cast<size_t>(rows) * sub_w;
+    if (centred.size() < positions * kCovPad) centred.resize(positions * kCovPad);
+    if (js.size() < positions) js.resize(positions);
+    if (row_js.size() < static_cast<size_t>(sub_w)) row_js.resize(static_cast<size_t>(sub_w));
+    for (int r = 0; r < rows; r++)
+        centred_row(img, stride, i0 + r, sub_w, mean, centred.data() + static_cast<size_t>(r) * sub_w * kCovPad);
+    // each slot's positions in the strip, row by row, in order; the
+    // accumulators stay in registers for the whole run
     for (int s = 0; s < l.slots(); s++) {
-        const int n = l.columns(s, sub_w, js.data());
-        if (n == 0) continue;
+        const int per_row = l.columns(s, sub_w, row_js.data());
+        if (per_row == 0) continue;
+        int n = 0;
+        for (int r = 0; r < rows; r++)
+            for (int q = 0; q < per_row; q++) js[static_cast<size_t>(n++)] = r * sub_w + row_js[static_cast<size_t>(q)];
         double* a = acc + static_cast<ptrdiff_t>(s) * kCovSlotDoubles;
         if (l.fused(s)) advance_run<true>(a, centred.data(), js.data(), n);
         else advance_run<false>(a, centred.data(), js.data(), n);
@@ -187,7 +207,7 @@ void matmul_avx512(float* dst, const float* x, const float* y, int rows, int inn
     }
 }
 
-const Kernels kAvx512{"avx512", vertical_avx512, cov_row_avx512, sums_row_avx512, matmul_avx512};
+const Kernels kAvx512{"avx512", vertical_avx512, cov_rows_avx512, sums_row_avx512, matmul_avx512};
 
 }  // namespace
 
