@@ -289,13 +289,14 @@ int main(int argc, char** argv) {
             for (const std::string& e : split(engines)) {
                 const size_t colon = e.find(':');
                 const std::string backend = e.substr(0, colon);
-                const int threads = colon == std::string::npos ? 1 : std::atoi(e.c_str() + colon + 1);
-                if (backend == "cuda") {
-                    std::string why;
-                    if (!cuda_available(&why)) {
-                        std::printf("| %s | %s | cuda | - | - | skipped: %s | | | | | |\n", sz.c_str(), feature.c_str(), why.c_str());
-                        continue;
-                    }
+                // cuda without a count: host threads (staging, log2 tail) = all cores
+                const int threads = colon != std::string::npos ? std::atoi(e.c_str() + colon + 1)
+                                    : backend == "cuda" ? static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)) : 1;
+                // (CUDA is only ever touched in the children: a parent that
+                // initialised it could not fork working children.)
+                if (backend == "cuda" && gbps == 0) {
+                    std::printf("| %s | %s | cuda | - | - | skipped: no CUDA device | | | | | |\n", sz.c_str(), feature.c_str());
+                    continue;
                 }
                 const int n = backend == "cpu-reference" ? std::max(4, frames / 8) : frames;
                 const CaseResult r = run_isolated(f, feature, backend, threads, n, backend == "cpu-reference" ? 3 : repeats);
@@ -310,7 +311,7 @@ int main(int argc, char** argv) {
                 if (r.upload_bytes > 0 && gbps > 0) std::snprintf(floor_ms, sizeof floor_ms, "%.3f", r.upload_bytes / (gbps * 1e6));
                 if (backend == "cuda") std::snprintf(dev, sizeof dev, "%.0f", r.device_mb);
                 std::printf("| %s | %s | %s | %d | %d | %.3f | %.1f | %.0f | %s | %s | %s |\n", sz.c_str(), feature.c_str(),
-                            backend.c_str(), backend == "cuda" ? 0 : threads, n, r.ms_per_frame, 1000.0 / r.ms_per_frame,
+                            backend.c_str(), threads, n, r.ms_per_frame, 1000.0 / r.ms_per_frame,
                             r.peak_rss_kb / 1024.0, dev, ratio, floor_ms);
                 std::fflush(stdout);
             }

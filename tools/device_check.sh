@@ -38,17 +38,23 @@ fi
 [ -d .device/testdata ] && export SPEEDQA_SHARED_TESTDATA=$PWD/.device/testdata
 export SPEEDQA_REPO_TESTDATA=$PWD/testdata
 
+sections=${SECTIONS:-tests,parity,sanitizer,bench,stages,cli}
+want() { [[ ",$sections," == *",$1,"* ]]; }
+
+if want tests; then
 note "== tests (host and device)"
 {
   $bin/speedqa_tests
   [ -x $bin/speedqa_io_tests ] && $bin/speedqa_io_tests
   $bin/speedqa_cuda_tests
 } >"$out/tests.log" 2>&1
-grep -E '^\[(golden|parity|fp-contract|cov-order|equivalence|arith)\]|PASSED|FAILED|SKIPPED' "$out/tests.log" | tee -a "$summary"
+grep -E '^\[(golden|parity|fp-contract|cov-order|equivalence|arith|kernels|cli)\]|PASSED|FAILED|SKIPPED' "$out/tests.log" | tee -a "$summary"
+fi
 
-note "== parity command (speedqa --parity) over the test clips, all three orders"
 clips=/tmp/speedqa-clips
 mkdir -p $clips
+if want parity || want sanitizer; then
+note "== parity command (speedqa --parity) over the test clips, all three orders"
 python3 - "$SPEEDQA_SHARED_TESTDATA" >"$clips/list.txt" <<'PY'
 import json, sys
 for c in json.load(open(sys.argv[1] + '/clips.json'))['clips']:
@@ -67,7 +73,9 @@ while read -r name w h p b; do
   done
 done <"$clips/list.txt"
 note "$(grep -c '^parity:' "$out/parity.log") parity runs, $parity_fail failed; values: $(awk '/^parity:/{v+=$8; i+=$11} END{print v" compared, "i" identical"}' "$out/parity.log")"
+fi
 
+if want sanitizer; then
 note "== compute-sanitizer (memcheck, racecheck) on v7, one run per feature"
 : >"$out/sanitizer.log"
 for tool in memcheck racecheck; do
@@ -79,26 +87,42 @@ for tool in memcheck racecheck; do
   done
 done
 
+fi
+if want bench; then
 note "== benchmark table"
 $bin/speedqa_bench --repeats 5 >"$out/bench.log" 2>&1
 cat "$out/bench.log" | tee -a "$summary"
+fi
 
-note "== CLI end to end (raw 420 8-bit files in page cache; ms per frame = wall / frames)"
+if want stages; then
+note "== CUDA stage times (SPEEDQA_CUDA_STAGES=1, graphs off, one lane), 4K, 48 frames"
+for feat in speed_chroma speed_temporal; do
+  note "-- $feat"
+  SPEEDQA_CUDA_STAGES=1 $bin/speedqa_bench --sizes 3840x2160 --features $feat --engines cuda --repeats 1 --mpx 400 2>&1 |
+    grep -E 'cuda-stages|\| cuda' | tee -a "$summary"
+done
+fi
+
+if want cli; then
+note "== CLI end to end (raw 420 8-bit files in page cache). startup = wall of a 1-frame run;"
+note "   per frame = (wall of the N-frame run - startup) / (N - 1), and in brackets wall / N"
 : >"$out/cli_timing.log"
-for sz in 576x324:600 1920x1080:240 3840x2160:120; do
+ms() { awk -v a=$1 -v b=$2 'BEGIN{printf "%.1f", (b - a) * 1000}'; }
+for sz in 576x324:3000 1920x1080:1200 3840x2160:400; do
   size=${sz%%:*} n=${sz##*:} w=${size%x*} h=${size#*x}
-  $bin/speedqa_bench --make-clip /tmp/r_$size.yuv $size $n 1 && $bin/speedqa_bench --make-clip /tmp/d_$size.yuv $size $n 2
+  $bin/speedqa_bench --make-clip /tmp/r_$size.yuv $size $n 1 & $bin/speedqa_bench --make-clip /tmp/d_$size.yuv $size $n 2 & wait
   cat /tmp/r_$size.yuv /tmp/d_$size.yuv >/dev/null
   for feat in speed_chroma speed_temporal; do
     for backend in cpu:2 cpu:16 cuda:16; do
       be=${backend%%:*} th=${backend##*:}
-      s=$(date +%s.%N)
-      $bin/speedqa --backend $be --threads $th -q -r /tmp/r_$size.yuv -d /tmp/d_$size.yuv -w $w -h $h -p 420 -b 8 \
-        --feature $feat --json -o /tmp/out_$be.json >>"$out/cli_timing.log" 2>&1
+      args="--backend $be --threads $th -q -r /tmp/r_$size.yuv -d /tmp/d_$size.yuv -w $w -h $h -p 420 -b 8 --feature $feat --json"
+      s0=$(date +%s.%N); $bin/speedqa $args --frame_cnt 1 -o /tmp/one.json >>"$out/cli_timing.log" 2>&1; s1=$(date +%s.%N)
+      $bin/speedqa $args -o /tmp/out_$be.json >>"$out/cli_timing.log" 2>&1
       rc=$?
-      e=$(date +%s.%N)
-      note "$(printf '%-10s %-15s %-5s threads %-3s %4d frames  %8.3f ms/frame  (exit %d)' $size $feat $be $th $n \
-        $(awk -v a=$s -v b=$e -v n=$n 'BEGIN{print (b - a) * 1000 / n}') $rc)"
+      s2=$(date +%s.%N)
+      note "$(printf '%-10s %-15s %-5s threads %-3s %5d frames  startup %7s ms  per frame %8s ms  (%s)  exit %d' $size $feat $be $th $n \
+        $(ms $s0 $s1) $(awk -v a=$s0 -v b=$s1 -v c=$s2 -v n=$n 'BEGIN{printf "%.3f", ((c - b) - (b - a)) * 1000 / (n - 1)}') \
+        $(awk -v b=$s1 -v c=$s2 -v n=$n 'BEGIN{printf "%.3f", (c - b) * 1000 / n}') $rc)"
     done
     cmp -s <(python3 -c "import json;print(json.load(open('/tmp/out_cpu.json'))['frames'])") \
            <(python3 -c "import json;print(json.load(open('/tmp/out_cuda.json'))['frames'])") &&
@@ -106,4 +130,5 @@ for sz in 576x324:600 1920x1080:240 3840x2160:120; do
   done
   rm -f /tmp/r_$size.yuv /tmp/d_$size.yuv
 done
+fi
 note "== done in $(( $(date +%s) - t0 )) s"

@@ -118,7 +118,8 @@ int run(const Settings& s) {
         if (!dis->next()) break;
 
     const int metrics = metric_count(features);
-    const int batch_size = s.batch > 0 ? s.batch : std::max(8, 4 * s.threads);
+    // --batch sets the engine's batch; the command hands it several at once
+    const int batch_size = std::max(engine->preferred_batch(), twin ? twin->preferred_batch() : 0);
     io::ScoreTable table;
     for (const FeatureSpec& f : features)
         for (const std::string& n : f.metric_names()) table.metric_names.push_back(n);

@@ -37,6 +37,8 @@ public:
     // warns "possible non-convergence"), and singular covariances, so far.
     virtual long long unconverged_images() const { return 0; }
     virtual long long singular_images() const { return 0; }
+    // Frames a score() call should carry to keep the engine busy.
+    virtual int preferred_batch() const { return 16; }
     // Bytes of samples the engine moves to its device per frame (0 on the CPU).
     virtual double upload_bytes_per_frame() const { return 0; }
 };

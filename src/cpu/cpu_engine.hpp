@@ -2,6 +2,7 @@
 // worker owning its pipelines (no allocation per frame).
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <memory>
 #include <vector>
@@ -38,6 +39,7 @@ public:
     std::string describe() const override;
     long long unconverged_images() const override { return unconverged_; }
     long long singular_images() const override { return singular_; }
+    int preferred_batch() const override { return std::max(8, 4 * config_.threads); }
 
 private:
     struct Worker;

@@ -7,6 +7,8 @@
 #include "cuda/cuda_engine.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <atomic>
 #include <cstring>
 #include <map>
@@ -68,6 +70,52 @@ ImagePlan plan_for(const VideoFormat& f, const FeatureSpec& spec) {
     return make_plan(f.feature_w(0), f.feature_h(0), spec.options, "speed_temporal");
 }
 
+// Stage timings for SPEEDQA_CUDA_STAGES=1: events after each stage, summed
+// per stage name and printed when the engine is destroyed.
+class EventTimer final : public StageTimer {
+public:
+    void start(cudaStream_t s) {
+        last_ = event();
+        cudaEventRecord(last_, s);
+    }
+    void mark(const char* stage, cudaStream_t s) override {
+        cudaEvent_t e = event();
+        cudaEventRecord(e, s);
+        pending_.push_back({stage, last_, e});
+        last_ = e;
+    }
+    void collect() {
+        for (auto& p : pending_) {
+            float ms = 0;
+            cudaEventSynchronize(p.end);
+            cudaEventElapsedTime(&ms, p.begin, p.end);
+            totals_[p.stage] += ms;
+        }
+        pending_.clear();
+    }
+    ~EventTimer() override {
+        collect();
+        for (auto& [stage, ms] : totals_) std::fprintf(stderr, "[cuda-stages] %-12s %10.3f ms\n", stage.c_str(), ms);
+        for (cudaEvent_t e : events_) cudaEventDestroy(e);
+    }
+
+private:
+    struct Pending {
+        std::string stage;
+        cudaEvent_t begin, end;
+    };
+    cudaEvent_t event() {
+        cudaEvent_t e;
+        cudaEventCreate(&e);
+        events_.push_back(e);
+        return e;
+    }
+    cudaEvent_t last_ = nullptr;
+    std::vector<Pending> pending_;
+    std::vector<cudaEvent_t> events_;
+    std::map<std::string, double> totals_;
+};
+
 class CudaEngine final : public Engine {
 public:
     CudaEngine(const VideoFormat& format, const std::vector<FeatureSpec>& features, const CudaEngineConfig& config);
@@ -77,6 +125,8 @@ public:
     long long unconverged_images() const override { return unconverged_; }
     long long singular_images() const override { return singular_; }
     double upload_bytes_per_frame() const override { return static_cast<double>(layout_.slot_bytes); }
+    // several batches per call, so that lanes overlap within it
+    int preferred_batch() const override { return batch_ * static_cast<int>(lanes_.size()) * 4; }
 
 private:
     struct Feature {
@@ -109,6 +159,7 @@ private:
     void build_lane(Lane& lane);
     cudaGraphExec_t graph_for(Lane& lane, int count);
     void stage(Lane& lane, const FrameBatch& batch, int k0, int count);
+    void run_timed(Lane& lane, int count);
     void finish(Lane& lane);
     void tail_frame(TailScratch& t, const Lane& lane, int k, double* out);
     void read_record(const float* rec, const Feature& f, ImageStats& st);
@@ -131,10 +182,15 @@ private:
     ThreadPool pool_;
     std::vector<TailScratch> tail_;
     std::atomic<long long> unconverged_{0}, singular_{0};
+    std::unique_ptr<EventTimer> stages_;  // SPEEDQA_CUDA_STAGES=1
 };
 
 CudaEngine::CudaEngine(const VideoFormat& format, const std::vector<FeatureSpec>& features, const CudaEngineConfig& config)
     : format_(format), config_(config), metrics_(metric_count(features)), pool_(std::max(1, config.host_threads)) {
+    if (const char* env = std::getenv("SPEEDQA_CUDA_STAGES"); env && *env == '1') {
+        stages_ = std::make_unique<EventTimer>();
+        config_.lanes = 1;  // stage times of one batch at a time
+    }
     SPEEDQA_CUDA_CHECK(cudaSetDevice(config_.device));
     cudaDeviceProp prop{};
     SPEEDQA_CUDA_CHECK(cudaGetDeviceProperties(&prop, config_.device));
@@ -178,7 +234,7 @@ CudaEngine::CudaEngine(const VideoFormat& format, const std::vector<FeatureSpec>
     }
     // Frames per graph replay: enough images to fill the GPU, staging kept near 128 MB a lane.
     batch_ = config_.batch > 0 ? config_.batch
-                               : static_cast<int>(std::clamp<size_t>((size_t{128} << 20) / layout_.slot_bytes, 4, 256));
+                               : static_cast<int>(std::clamp<size_t>((size_t{64} << 20) / layout_.slot_bytes, 4, 128));
     size_t off = 0;
     for (Feature& f : features_) {
         f.out_offset = off;
@@ -291,6 +347,24 @@ cudaGraphExec_t CudaEngine::graph_for(Lane& lane, int count) {
     return exec;
 }
 
+// The graph's work launched directly, with a stage timer (profiling only).
+void CudaEngine::run_timed(Lane& lane, int count) {
+    stages_->start(lane.stream);
+    SPEEDQA_CUDA_CHECK(cudaMemcpyAsync(lane.input.get(), lane.staging.get(), static_cast<size_t>(count + 1) * layout_.slot_bytes,
+                                       cudaMemcpyHostToDevice, lane.stream));
+    stages_->mark("upload", lane.stream);
+    for (size_t i = 0; i < features_.size(); i++) {
+        const Feature& f = features_[i];
+        DeviceWork w = lane.work[i];
+        w.images = count * f.images_per_frame;
+        launch_feature_chain(f.dplan, layout_, lane.input.get<uint8_t>(), w, lane.stream, stages_.get());
+        SPEEDQA_CUDA_CHECK(cudaMemcpyAsync(lane.out_host.get<float>() + f.out_offset, w.out,
+                                           static_cast<size_t>(w.images) * f.out_stride * sizeof(float),
+                                           cudaMemcpyDeviceToHost, lane.stream));
+        stages_->mark("readback", lane.stream);
+    }
+}
+
 void CudaEngine::stage(Lane& lane, const FrameBatch& batch, int k0, int count) {
     uint8_t* staging = lane.staging.get<uint8_t>();
     const bool need_prev = temporal_ && batch.first_index + k0 > 0;
@@ -376,8 +450,12 @@ void CudaEngine::score(const FrameBatch& batch, double* out) {
             next_lane_ = (next_lane_ + 1) % lanes_.size();
             if (lane.busy) finish(lane);
             stage(lane, batch, k0, count);
-            const cudaGraphExec_t exec = graph_for(lane, count);
-            SPEEDQA_CUDA_CHECK(cudaGraphLaunch(exec, lane.stream));
+            if (stages_) {
+                run_timed(lane, count);
+            } else {
+                const cudaGraphExec_t exec = graph_for(lane, count);
+                SPEEDQA_CUDA_CHECK(cudaGraphLaunch(exec, lane.stream));
+            }
             SPEEDQA_CUDA_CHECK(cudaEventRecord(lane.done, lane.stream));
             lane.busy = true;
             lane.count = count;

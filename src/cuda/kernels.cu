@@ -81,6 +81,42 @@ __global__ void k_antialias(DevicePlan p, InputLayout L, const uint8_t* input, c
     dec[(static_cast<size_t>(img) * d.operating_h + i) * d.operating_w + j] = v;
 }
 
+// ---- the same, one block per kept row: the vertical pass over every
+// column the horizontal taps read is computed once into shared memory with
+// coalesced reads, then each kept column sums its horizontal taps from there.
+constexpr int kRowThreads = 256;
+constexpr size_t kMaxRowSharedBytes = 40 * 1024;  // wider rows (large prescales) use k_antialias
+
+__global__ void __launch_bounds__(kRowThreads) k_antialias_rows(DevicePlan p, InputLayout L, const uint8_t* input,
+                                                                const float* resampled, float* dec) {
+    extern __shared__ float vrow[];  // p.n_cols floats
+    __shared__ float tap_v[exact::kMaxTaps];
+    for (int k = threadIdx.x; k < exact::kMaxTaps; k += blockDim.x) tap_v[k] = p.antialias->v[k];
+    __syncthreads();
+    const SharedTaps taps{tap_v, p.antialias->count};
+    const exact::Dimensions& d = p.dim;
+    const int i = blockIdx.x, img = blockIdx.y;
+    const int radius = taps.count / 2;
+    const ImageSourceRef s = image_source(p, img);
+    const float* res = p.resample ? resampled + static_cast<size_t>(img) * p.n_rows * p.n_cols : nullptr;
+    // vertical pass at every read column (compact column index c)
+    for (int c = threadIdx.x; c < p.n_cols; c += blockDim.x) {
+        vrow[c] = exact::tap_sum(taps.v, taps.count, [&](int m) {
+            const int row = mirror_index(i * kDecimation - radius + m, d.scaled_h);
+            if (p.resample) return res[static_cast<size_t>(p.row_slot[row]) * p.n_cols + c];
+            return image_value(input, L, s, row, c);
+        });
+    }
+    __syncthreads();
+    for (int j = threadIdx.x; j < d.operating_w; j += blockDim.x) {
+        const float v = exact::tap_sum(taps.v, taps.count, [&](int k) {
+            const int col = mirror_index(j * kDecimation - radius + k, d.scaled_w);
+            return vrow[p.resample ? p.col_slot[col] : col];
+        });
+        dec[(static_cast<size_t>(img) * d.operating_h + i) * d.operating_w + j] = v;
+    }
+}
+
 // ---- local mean on the decimated image, subtracted ----
 __global__ void k_local_mean(DevicePlan p, const float* dec, float* centred) {
     __shared__ float tap_v[exact::kMaxTaps];
@@ -242,30 +278,47 @@ unsigned blocks_for(long long n, int threads) { return static_cast<unsigned>((n 
 }  // namespace
 
 void launch_feature_chain(const DevicePlan& p, const InputLayout& layout, const uint8_t* input, const DeviceWork& w,
-                          cudaStream_t stream) {
+                          cudaStream_t stream, StageTimer* timer) {
+    auto mark = [&](const char* stage) {
+        if (timer) timer->mark(stage, stream);
+    };
     const exact::Dimensions& d = p.dim;
     const int images = w.images;
     if (p.resample) {
         const dim3 grid(blocks_for(p.n_cols, 128), static_cast<unsigned>(p.n_rows), static_cast<unsigned>(images));
         k_resample<<<grid, 128, 0, stream>>>(p, layout, input, w.resampled);
         SPEEDQA_CUDA_CHECK(cudaGetLastError());
+    mark("resample");
     }
     const dim3 dec_grid(blocks_for(d.operating_w, 64), static_cast<unsigned>(d.operating_h), static_cast<unsigned>(images));
-    k_antialias<<<dec_grid, 64, 0, stream>>>(p, layout, input, w.resampled, w.decimated);
+    const size_t row_bytes = static_cast<size_t>(p.n_cols) * sizeof(float);
+    if (row_bytes <= kMaxRowSharedBytes) {
+        k_antialias_rows<<<dim3(static_cast<unsigned>(d.operating_h), static_cast<unsigned>(images)), kRowThreads, row_bytes,
+                           stream>>>(p, layout, input, w.resampled, w.decimated);
+    } else {
+        k_antialias<<<dec_grid, 64, 0, stream>>>(p, layout, input, w.resampled, w.decimated);
+    }
     SPEEDQA_CUDA_CHECK(cudaGetLastError());
+    mark("antialias");
     k_local_mean<<<dec_grid, 64, 0, stream>>>(p, w.decimated, w.centred);
     SPEEDQA_CUDA_CHECK(cudaGetLastError());
+    mark("local_mean");
     k_means<<<blocks_for(static_cast<long long>(images) * kBlockElems, 128), 128, 0, stream>>>(p, w.centred, w.means, images);
     SPEEDQA_CUDA_CHECK(cudaGetLastError());
+    mark("means");
     const long long chains = static_cast<long long>(images) * p.layout.slots() * kCovPairs;
     k_cov_chains<<<blocks_for(chains, 128), 128, 0, stream>>>(p, w.centred, w.means, w.chains, images);
     SPEEDQA_CUDA_CHECK(cudaGetLastError());
+    mark("cov_chains");
     k_cov_finish<<<blocks_for(static_cast<long long>(images) * kCovPairs, 128), 128, 0, stream>>>(p, w.chains, w.cov, images);
     SPEEDQA_CUDA_CHECK(cudaGetLastError());
+    mark("cov_finish");
     k_eigen<<<blocks_for(images, 32), 32, 0, stream>>>(w.cov, w.out, w.out_stride, d.num_blocks, images);
     SPEEDQA_CUDA_CHECK(cudaGetLastError());
+    mark("eigen");
     k_solve<<<static_cast<unsigned>(images), kSolveThreads, 0, stream>>>(p, w.cov, w.centred, w.out, w.out_stride);
     SPEEDQA_CUDA_CHECK(cudaGetLastError());
+    mark("solve");
 }
 
 }  // namespace speedqa::cuda
