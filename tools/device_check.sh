@@ -90,11 +90,12 @@ done
 fi
 if want bench; then
 note "== benchmark table"
-$bin/speedqa_bench --repeats 5 >"$out/bench.log" 2>&1
+$bin/speedqa_bench --repeats 5 ${BENCH_ARGS:-} >"$out/bench.log" 2>&1
 cat "$out/bench.log" | tee -a "$summary"
 fi
 
 if want stages; then
+$bin/speedqa_bench --h2d-test 2>&1 | tee -a "$summary"
 note "== CUDA stage times (SPEEDQA_CUDA_STAGES=1, graphs off, one lane), 4K, 48 frames"
 for feat in speed_chroma speed_temporal; do
   note "-- $feat"
@@ -124,6 +125,8 @@ for sz in 576x324:3000 1920x1080:1200 3840x2160:400; do
         $(ms $s0 $s1) $(awk -v a=$s0 -v b=$s1 -v c=$s2 -v n=$n 'BEGIN{printf "%.3f", ((c - b) - (b - a)) * 1000 / (n - 1)}') \
         $(awk -v b=$s1 -v c=$s2 -v n=$n 'BEGIN{printf "%.3f", (c - b) * 1000 / n}') $rc)"
     done
+    [ $size = 3840x2160 ] && SPEEDQA_TIMING=1 $bin/speedqa --backend cuda --threads 16 -q -r /tmp/r_$size.yuv -d /tmp/d_$size.yuv \
+      -w $w -h $h -p 420 -b 8 --feature $feat --json -o /tmp/t.json 2>&1 | tee -a "$summary"
     cmp -s <(python3 -c "import json;print(json.load(open('/tmp/out_cpu.json'))['frames'])") \
            <(python3 -c "import json;print(json.load(open('/tmp/out_cuda.json'))['frames'])") &&
       note "  $size $feat: cpu and cuda JSON frames identical" || note "  $size $feat: cpu and cuda JSON frames DIFFER"

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <cstdio>
 #include <set>
@@ -84,7 +85,24 @@ int report_parity(const std::vector<std::string>& names, const std::vector<doubl
 
 }  // namespace
 
+// SPEEDQA_TIMING=1: where the wall time of a run goes, on stderr.
+class PhaseTimer {
+public:
+    PhaseTimer() : on_(std::getenv("SPEEDQA_TIMING") != nullptr), last_(std::chrono::steady_clock::now()) {}
+    void mark(const char* phase) {
+        if (!on_) return;
+        const auto now = std::chrono::steady_clock::now();
+        std::fprintf(stderr, "[timing] %-24s %9.1f ms\n", phase, std::chrono::duration<double, std::milli>(now - last_).count());
+        last_ = now;
+    }
+
+private:
+    bool on_;
+    std::chrono::steady_clock::time_point last_;
+};
+
 int run(const Settings& s) {
+    PhaseTimer timer;
     const std::vector<FeatureSpec> features = parse_features(s.features);
     if (s.reference == "-" && s.distorted == "-")
         throw Error("reference and distorted cannot both be standard input");
@@ -92,6 +110,7 @@ int run(const Settings& s) {
     auto dis = io::VideoReader::open(s.distorted, s.raw);
     check_compatible(*ref, *dis);
     const VideoFormat format = ref->format();
+    timer.mark("open inputs");
 
     EngineChoice choice;
     choice.backend = s.backend;
@@ -112,6 +131,7 @@ int run(const Settings& s) {
         if (!note.empty() && !s.quiet) std::fprintf(stderr, "%s\n", note.c_str());
     }
 
+    timer.mark("create engine");
     for (unsigned i = 0; i < s.frame_skip_ref; i++)
         if (!ref->next()) break;
     for (unsigned i = 0; i < s.frame_skip_dist; i++)
@@ -185,6 +205,7 @@ int run(const Settings& s) {
         progress.update(index);
     }
     progress.finish();
+    timer.mark("score all frames");
     if (index == 0) throw Error("no frames to score: " + (ref->frame_count() == 0 ? ref->path() : dis->path()) + " is empty");
 
     table.fps = progress.fps(index);
@@ -201,6 +222,7 @@ int run(const Settings& s) {
 
     if (!s.output.empty()) {
         io::write_scores_file(s.output, s.format, table, s.precision);
+        timer.mark("write output");
     } else {
         // No file: the pooled mean of each metric, as vmaf prints its model score.
         for (size_t m = 0; m < table.metric_names.size(); m++) {

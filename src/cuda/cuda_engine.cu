@@ -232,9 +232,10 @@ CudaEngine::CudaEngine(const VideoFormat& format, const std::vector<FeatureSpec>
         f.images_per_frame = images_per_frame(d.kind);
         f.out_stride = out_floats(p.dim.num_blocks);
     }
-    // Frames per graph replay: enough images to fill the GPU, staging kept near 128 MB a lane.
+    // Frames per graph replay: enough images side by side to hide the
+    // sequential stages (eigen sweep, chains), staging kept near 192 MB a lane.
     batch_ = config_.batch > 0 ? config_.batch
-                               : static_cast<int>(std::clamp<size_t>((size_t{64} << 20) / layout_.slot_bytes, 4, 128));
+                               : static_cast<int>(std::clamp<size_t>((size_t{192} << 20) / layout_.slot_bytes, 8, 128));
     size_t off = 0;
     for (Feature& f : features_) {
         f.out_offset = off;
@@ -369,28 +370,17 @@ void CudaEngine::stage(Lane& lane, const FrameBatch& batch, int k0, int count) {
     uint8_t* staging = lane.staging.get<uint8_t>();
     const bool need_prev = temporal_ && batch.first_index + k0 > 0;
     // slot 0: the frame before the first (speed_temporal); slots 1..count: the frames
-    pool_.parallel_for(count + 1, [&](int, int slot) {
-        const Picture* pics[2];
-        if (slot == 0) {
-            if (!need_prev) return;
-            pics[0] = k0 > 0 ? &batch.ref[k0 - 1] : batch.prev_ref;
-            pics[1] = k0 > 0 ? &batch.dis[k0 - 1] : batch.prev_dis;
-        } else {
-            pics[0] = &batch.ref[k0 + slot - 1];
-            pics[1] = &batch.dis[k0 + slot - 1];
-        }
-        uint8_t* base = staging + static_cast<size_t>(slot) * layout_.slot_bytes;
-        for (int side = 0; side < 2; side++)
-            for (int p = 0; p < 3; p++) {
-                if (!plane_used_[p]) continue;
-                // slot 0 serves speed_temporal only: its chroma is never read
-                if (slot == 0 && p > 0) continue;
-                uint8_t* dst = base + layout_.plane_offset[side][p];
-                const size_t rb = static_cast<size_t>(layout_.row_bytes[p]);
-                const Picture& pic = *pics[side];
-                for (size_t r = 0; r < rows_[p].size(); r++)
-                    std::memcpy(dst + r * rb, pic.plane[p] + static_cast<ptrdiff_t>(rows_[p][r]) * pic.stride[p], rb);
-            }
+    // items: (slot, side, plane); slot 0 carries luma only (speed_temporal's previous frame)
+    pool_.parallel_for((count + 1) * 6, [&](int, int item) {
+        const int slot = item / 6, side = (item / 3) % 2, p = item % 3;
+        if (!plane_used_[p] || (slot == 0 && (!need_prev || p > 0))) return;
+        const Picture* pic;
+        if (slot == 0) pic = side == 0 ? (k0 > 0 ? &batch.ref[k0 - 1] : batch.prev_ref) : (k0 > 0 ? &batch.dis[k0 - 1] : batch.prev_dis);
+        else pic = side == 0 ? &batch.ref[k0 + slot - 1] : &batch.dis[k0 + slot - 1];
+        uint8_t* dst = staging + static_cast<size_t>(slot) * layout_.slot_bytes + layout_.plane_offset[side][p];
+        const size_t rb = static_cast<size_t>(layout_.row_bytes[p]);
+        for (size_t r = 0; r < rows_[p].size(); r++)
+            std::memcpy(dst + r * rb, pic->plane[p] + static_cast<ptrdiff_t>(rows_[p][r]) * pic->stride[p], rb);
     });
 }
 

@@ -137,15 +137,27 @@ __global__ void k_local_mean(DevicePlan p, const float* dec, float* centred) {
 }
 
 // ---- the 25 submatrix means: one sequential float chain each ----
+// (loads run ahead in groups of 8 so that the chain waits on adds, not memory)
 __global__ void k_means(DevicePlan p, const float* centred, float* means, int images) {
     const int t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= images * kBlockElems) return;
     const int img = t / kBlockElems, b = t % kBlockElems;
     const int w = p.dim.operating_w;
     const float* D = centred + static_cast<size_t>(img) * w * p.dim.operating_h + (b / kBlock) * w + b % kBlock;
+    const int sub_w = p.dim.sub_w;
     float acc = 0;
-    for (int i = 0; i < p.dim.sub_h; i++)
-        for (int j = 0; j < p.dim.sub_w; j++) acc += D[i * w + j];
+    for (int i = 0; i < p.dim.sub_h; i++) {
+        const float* row = D + i * w;
+        int j = 0;
+        for (; j + 8 <= sub_w; j += 8) {
+            float v[8];
+#pragma unroll
+            for (int u = 0; u < 8; u++) v[u] = __ldg(row + j + u);
+#pragma unroll
+            for (int u = 0; u < 8; u++) acc += v[u];
+        }
+        for (; j < sub_w; j++) acc += __ldg(row + j);
+    }
     means[t] = exact::mean_normalise(acc, p.dim.sub_count());
 }
 
@@ -170,18 +182,36 @@ __global__ void k_cov_chains(DevicePlan p, const float* centred, const float* me
         acc = exact::cov_term(fused, acc, static_cast<double>(__ldg(px + i * w + j)) - mx,
                               static_cast<double>(__ldg(py + i * w + j)) - my);
     };
+    // Terms of a run of columns j0, j0 + step, ...: the loads of 4 terms go
+    // out before their (sequential) accumulation.
+    auto run = [&](bool fused, int i, int j0, int step, int count) {
+        const float* rx = px + i * w;
+        const float* ry = py + i * w;
+        int q = 0;
+        for (; q + 4 <= count; q += 4) {
+            float vx[4], vy[4];
+#pragma unroll
+            for (int u = 0; u < 4; u++) {
+                vx[u] = __ldg(rx + j0 + (q + u) * step);
+                vy[u] = __ldg(ry + j0 + (q + u) * step);
+            }
+#pragma unroll
+            for (int u = 0; u < 4; u++)
+                acc = exact::cov_term(fused, acc, static_cast<double>(vx[u]) - mx, static_cast<double>(vy[u]) - my);
+        }
+        for (; q < count; q++) term(fused, i, j0 + q * step);
+    };
     if (l.lanes == 0) {
-        for (int i = 0; i < sub_h; i++)
-            for (int j = 0; j < sub_w; j++) term(false, i, j);
+        for (int i = 0; i < sub_h; i++) run(false, i, 0, 1, sub_w);
     } else if (s < l.lanes) {
         const bool narrow = s < l.lanes / 2 && l.narrow_end > l.wide_end;
+        const int wide = s < l.wide_end ? (l.wide_end - s + l.lanes - 1) / l.lanes : 0;
         for (int i = 0; i < sub_h; i++) {
-            for (int j = s; j < l.wide_end; j += l.lanes) term(true, i, j);
+            run(true, i, s, l.lanes, wide);
             if (narrow) term(true, i, l.wide_end + s);
         }
     } else {
-        for (int i = 0; i < sub_h; i++)
-            for (int j = l.narrow_end; j < sub_w; j++) term(false, i, j);
+        for (int i = 0; i < sub_h; i++) run(false, i, l.narrow_end, 1, sub_w - l.narrow_end);
     }
     chains[t] = acc;
 }
