@@ -139,7 +139,9 @@ int run(const Settings& s) {
 
     const int metrics = metric_count(features);
     // --batch sets the engine's batch; the command hands it several at once
-    const int batch_size = std::max(engine->preferred_batch(), twin ? twin->preferred_batch() : 0);
+    int batch_size = std::max(engine->preferred_batch(), twin ? twin->preferred_batch() : 0);
+    // frames from a pipe are held in memory until scored: keep that bounded
+    if (ref->frame_count() < 0 || dis->frame_count() < 0) batch_size = std::min(batch_size, 32);
     io::ScoreTable table;
     for (const FeatureSpec& f : features)
         for (const std::string& n : f.metric_names()) table.metric_names.push_back(n);

@@ -7,6 +7,10 @@
 #include "cuda/cuda_engine.hpp"
 
 #include <algorithm>
+#include <chrono>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <cstdio>
 #include <cstdlib>
 #include <atomic>
@@ -38,6 +42,34 @@ bool device_present(std::string* why) {
 }
 
 namespace {
+
+// Copies a row into pinned staging with non-temporal stores: the bytes go to
+// memory rather than into the CPU's caches, so that the DMA that uploads
+// them next does not have to pull dirty lines out of the caches first.
+void stream_copy(uint8_t* dst, const uint8_t* src, size_t n) {
+#if defined(__SSE2__)
+    size_t i = 0;
+    while (i < n && (reinterpret_cast<uintptr_t>(dst + i) & 15)) {
+        dst[i] = src[i];
+        i++;
+    }
+    for (; i + 64 <= n; i += 64) {
+        const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
+        const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 16));
+        const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 32));
+        const __m128i d = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 48));
+        _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i), a);
+        _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 16), b);
+        _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 32), c);
+        _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 48), d);
+    }
+    for (; i + 16 <= n; i += 16)
+        _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i), _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i)));
+    for (; i < n; i++) dst[i] = src[i];
+#else
+    std::memcpy(dst, src, n);
+#endif
+}
 
 constexpr size_t kAlign = 256;
 size_t align_up(size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
@@ -191,7 +223,17 @@ CudaEngine::CudaEngine(const VideoFormat& format, const std::vector<FeatureSpec>
         stages_ = std::make_unique<EventTimer>();
         config_.lanes = 1;  // stage times of one batch at a time
     }
+    const bool timing = std::getenv("SPEEDQA_TIMING") != nullptr;
+    auto t0 = std::chrono::steady_clock::now();
+    auto mark = [&](const char* what) {
+        if (!timing) return;
+        const auto now = std::chrono::steady_clock::now();
+        std::fprintf(stderr, "[timing]   cuda engine: %-18s %8.1f ms\n", what, std::chrono::duration<double, std::milli>(now - t0).count());
+        t0 = now;
+    };
     SPEEDQA_CUDA_CHECK(cudaSetDevice(config_.device));
+    SPEEDQA_CUDA_CHECK(cudaFree(nullptr));  // create the context here, so that its cost is measured as such
+    mark("context");
     cudaDeviceProp prop{};
     SPEEDQA_CUDA_CHECK(cudaGetDeviceProperties(&prop, config_.device));
     device_name_ = prop.name;
@@ -242,8 +284,10 @@ CudaEngine::CudaEngine(const VideoFormat& format, const std::vector<FeatureSpec>
         off += static_cast<size_t>(batch_) * f.images_per_frame * f.out_stride;
     }
     out_floats_ = off;
+    mark("plans and tables");
     lanes_.resize(static_cast<size_t>(std::max(1, config_.lanes)));
     for (Lane& lane : lanes_) build_lane(lane);
+    mark("lanes (pinned, device)");
     tail_.resize(static_cast<size_t>(pool_.size()));
 }
 
@@ -289,8 +333,7 @@ void CudaEngine::build_lane(Lane& lane) {
     SPEEDQA_CUDA_CHECK(cudaStreamCreateWithFlags(&lane.stream, cudaStreamNonBlocking));
     SPEEDQA_CUDA_CHECK(cudaEventCreateWithFlags(&lane.done, cudaEventDisableTiming));
     const size_t input_bytes = static_cast<size_t>(batch_ + 1) * layout_.slot_bytes;
-    lane.staging.allocate(input_bytes);
-    std::memset(lane.staging.get(), 0, input_bytes);
+    lane.staging.allocate(input_bytes);  // (contents never read before written, but for slot 0 of frame 0)
     lane.input.allocate(input_bytes);
     SPEEDQA_CUDA_CHECK(cudaMemset(lane.input.get(), 0, input_bytes));
     lane.out_host.allocate(out_floats_ * sizeof(float));
@@ -380,7 +423,10 @@ void CudaEngine::stage(Lane& lane, const FrameBatch& batch, int k0, int count) {
         uint8_t* dst = staging + static_cast<size_t>(slot) * layout_.slot_bytes + layout_.plane_offset[side][p];
         const size_t rb = static_cast<size_t>(layout_.row_bytes[p]);
         for (size_t r = 0; r < rows_[p].size(); r++)
-            std::memcpy(dst + r * rb, pic->plane[p] + static_cast<ptrdiff_t>(rows_[p][r]) * pic->stride[p], rb);
+            stream_copy(dst + r * rb, pic->plane[p] + static_cast<ptrdiff_t>(rows_[p][r]) * pic->stride[p], rb);
+#if defined(__SSE2__)
+        _mm_sfence();  // the streamed stores are visible before the upload is queued
+#endif
     });
 }
 

@@ -113,7 +113,10 @@ void write_scores_file(const std::string& path, OutputFormat fmt, const ScoreTab
     int fd = ::mkstemp(tmp.data());
     if (fd < 0) throw Error(path + ": cannot create a file in " + dir + ": " + errno_text());
 
-    bool ok = write_all(fd, text) && ::fchmod(fd, mode) == 0 && ::fsync(fd) == 0;
+    // No fsync: the rename makes the file appear whole or not at all for any
+    // reader; flushing to the disk is the system's business (vmaf does not
+    // either), and on ext4 an fsync can wait for unrelated dirty data.
+    bool ok = write_all(fd, text) && ::fchmod(fd, mode) == 0;
     std::string why = ok ? "" : errno_text();
     if (::close(fd) != 0 && ok) {
         ok = false;
