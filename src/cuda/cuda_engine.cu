@@ -15,7 +15,9 @@
 #include <cstdlib>
 #include <atomic>
 #include <cstring>
+#include <future>
 #include <map>
+#include <mutex>
 #include <set>
 
 #include "core/plan.hpp"
@@ -178,9 +180,9 @@ private:
         std::vector<DeviceBuffer> scratch;
         std::vector<DeviceWork> work;  // per feature, for batch_ frames
         std::map<int, cudaGraphExec_t> graphs;
-        bool busy = false;
         int count = 0, first_index = 0;
         double* out = nullptr;
+        std::future<void> tail;  // waits for the batch in flight, then sums its tail
     };
     struct TailScratch {
         ImageStats ref, dis;
@@ -211,14 +213,17 @@ private:
     size_t out_floats_ = 0;  // per lane
     std::vector<Lane> lanes_;
     size_t next_lane_ = 0;
-    ThreadPool pool_;
+    ThreadPool pool_;       // staging uploads
+    ThreadPool tail_pool_;  // the log2 tail, which runs while the next batch is staged
+    std::mutex tail_mutex_; // one tail at a time (tail_pool_ and tail_ are shared)
     std::vector<TailScratch> tail_;
     std::atomic<long long> unconverged_{0}, singular_{0};
     std::unique_ptr<EventTimer> stages_;  // SPEEDQA_CUDA_STAGES=1
 };
 
 CudaEngine::CudaEngine(const VideoFormat& format, const std::vector<FeatureSpec>& features, const CudaEngineConfig& config)
-    : format_(format), config_(config), metrics_(metric_count(features)), pool_(std::max(1, config.host_threads)) {
+    : format_(format), config_(config), metrics_(metric_count(features)), pool_(std::max(1, config.host_threads)),
+      tail_pool_(std::max(1, config.host_threads / 2)) {
     if (const char* env = std::getenv("SPEEDQA_CUDA_STAGES"); env && *env == '1') {
         stages_ = std::make_unique<EventTimer>();
         config_.lanes = 1;  // stage times of one batch at a time
@@ -288,7 +293,7 @@ CudaEngine::CudaEngine(const VideoFormat& format, const std::vector<FeatureSpec>
     lanes_.resize(static_cast<size_t>(std::max(1, config_.lanes)));
     for (Lane& lane : lanes_) build_lane(lane);
     mark("lanes (pinned, device)");
-    tail_.resize(static_cast<size_t>(pool_.size()));
+    tail_.resize(static_cast<size_t>(tail_pool_.size()));
 }
 
 CudaEngine::~CudaEngine() {
@@ -469,8 +474,8 @@ void CudaEngine::tail_frame(TailScratch& t, const Lane& lane, int k, double* out
 
 void CudaEngine::finish(Lane& lane) {
     SPEEDQA_CUDA_CHECK(cudaEventSynchronize(lane.done));
-    lane.busy = false;
-    pool_.parallel_for(lane.count, [&](int worker, int k) {
+    std::lock_guard<std::mutex> lock(tail_mutex_);
+    tail_pool_.parallel_for(lane.count, [&](int worker, int k) {
         tail_frame(tail_[static_cast<size_t>(worker)], lane, k, lane.out + static_cast<size_t>(k) * metrics_);
     });
 }
@@ -478,13 +483,15 @@ void CudaEngine::finish(Lane& lane) {
 void CudaEngine::score(const FrameBatch& batch, double* out) {
     if (temporal_ && batch.first_index > 0 && (!batch.prev_ref || !batch.prev_dis))
         throw Error("speed_temporal: a batch that starts after frame 0 needs the previous frame");
-    std::vector<Lane*> order;
+    // Per batch: wait for the lane's previous batch to be summed, stage the
+    // rows (pool_), replay the graph, and leave the tail to a task that runs
+    // while the next batch is staged into the other lane.
     try {
         for (int k0 = 0; k0 < batch.count; k0 += batch_) {
             const int count = std::min(batch_, batch.count - k0);
             Lane& lane = lanes_[next_lane_];
             next_lane_ = (next_lane_ + 1) % lanes_.size();
-            if (lane.busy) finish(lane);
+            if (lane.tail.valid()) lane.tail.get();
             stage(lane, batch, k0, count);
             if (stages_) {
                 run_timed(lane, count);
@@ -493,18 +500,18 @@ void CudaEngine::score(const FrameBatch& batch, double* out) {
                 SPEEDQA_CUDA_CHECK(cudaGraphLaunch(exec, lane.stream));
             }
             SPEEDQA_CUDA_CHECK(cudaEventRecord(lane.done, lane.stream));
-            lane.busy = true;
             lane.count = count;
             lane.first_index = batch.first_index + k0;
             lane.out = out + static_cast<size_t>(k0) * metrics_;
-            order.push_back(&lane);
+            lane.tail = std::async(std::launch::async, [this, &lane] { finish(lane); });
         }
-        for (Lane* lane : order)
-            if (lane->busy) finish(*lane);
+        for (Lane& lane : lanes_)
+            if (lane.tail.valid()) lane.tail.get();
     } catch (...) {
         for (Lane& lane : lanes_) {
+            if (lane.tail.valid()) lane.tail.wait();
+            lane.tail = {};
             cudaStreamSynchronize(lane.stream);
-            lane.busy = false;
         }
         throw;
     }
