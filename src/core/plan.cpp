@@ -89,4 +89,13 @@ ImagePlan make_plan(int w, int h, const FeatureOptions& options, const std::stri
     return p;
 }
 
+ImagePlan make_feature_plan(const VideoFormat& f, const FeatureSpec& spec) {
+    if (spec.kind == FeatureKind::chroma) {
+        if (f.pix == PixelFormat::yuv400)
+            throw Error("speed_chroma needs chroma planes, but the input is 4:0:0 (luma only)");
+        return make_plan(f.feature_w(1), f.feature_h(1), spec.options, "speed_chroma");
+    }
+    return make_plan(f.feature_w(0), f.feature_h(0), spec.options, "speed_temporal");
+}
+
 }  // namespace speedqa

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/options.hpp"
+#include "core/video.hpp"
 #include "exact/dimensions.hpp"
 #include "exact/filter.hpp"
 #include "exact/prescale.hpp"
@@ -48,5 +49,9 @@ struct ImagePlan {
 // samples after prescale, an invalid kernelscale, a prescale within 1e-3 of 1
 // that still changes the size.
 ImagePlan make_plan(int w, int h, const FeatureOptions& options, const std::string& what);
+
+// The plan of a feature on a video: chroma planes for speed_chroma (refused
+// for 4:0:0 input), luma for speed_temporal.
+ImagePlan make_feature_plan(const VideoFormat& format, const FeatureSpec& spec);
 
 }  // namespace speedqa

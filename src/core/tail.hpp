@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/image_stats.hpp"
+#include "core/options.hpp"
 #include "core/plan.hpp"
 
 namespace speedqa {
@@ -20,5 +21,43 @@ PairScore score_pair(const ImagePlan& plan, const ImageStats& ref, const ImageSt
 
 // speed_chroma's three outputs from the u and v pair scores, clipped to max_val.
 void chroma_outputs(const PairScore& u, const PairScore& v, double max_val, double* out3);
+
+// Per-worker scratch for frame_outputs.
+struct TailScratch {
+    ImageStats ref, dis;
+    std::vector<float> entropy_ref, entropy_dis;
+};
+
+// The images of a frame, in the order both engines produce them: speed_chroma
+// u ref, u dis, v ref, v dis; speed_temporal ref, dis.
+enum class ImageRole { ref, dis };
+
+// One frame's outputs for every feature (chroma: u, v, uv; temporal: one),
+// written to out. `stats(feature, image, role, st)` fills st with the
+// engine's result for that image (image: chroma 0 = u, 1 = v; temporal 0);
+// it is not called for speed_temporal at frame 0, which scores 0.
+template <class Stats>
+void frame_outputs(const std::vector<FeatureSpec>& features, const std::vector<const ImagePlan*>& plans, int index,
+                   TailScratch& t, Stats&& stats, double* out) {
+    for (size_t f = 0; f < features.size(); f++) {
+        const ImagePlan& plan = *plans[f];
+        if (features[f].kind == FeatureKind::chroma) {
+            PairScore uv[2];
+            for (int c = 0; c < 2; c++) {
+                stats(f, c, ImageRole::ref, t.ref);
+                stats(f, c, ImageRole::dis, t.dis);
+                uv[c] = score_pair(plan, t.ref, t.dis, t.entropy_ref, t.entropy_dis);
+            }
+            chroma_outputs(uv[0], uv[1], features[f].options.max_val, out);
+            out += 3;
+        } else if (index == 0) {
+            *out++ = 0.0;
+        } else {
+            stats(f, 0, ImageRole::ref, t.ref);
+            stats(f, 0, ImageRole::dis, t.dis);
+            *out++ = score_pair(plan, t.ref, t.dis, t.entropy_ref, t.entropy_dis).score;
+        }
+    }
+}
 
 }  // namespace speedqa

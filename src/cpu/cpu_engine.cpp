@@ -8,8 +8,7 @@ namespace speedqa::cpu {
 
 struct CpuEngine::Worker {
     std::vector<std::unique_ptr<ImageRunner>> pipelines;  // one per feature
-    ImageStats ref, dis;
-    std::vector<float> entropy_ref, entropy_dis;
+    TailScratch tail;
 };
 
 namespace {
@@ -32,15 +31,6 @@ private:
     reference::FullFramePipeline p_;
 };
 
-ImagePlan plan_for(const VideoFormat& f, const FeatureSpec& spec) {
-    if (spec.kind == FeatureKind::chroma) {
-        if (f.pix == PixelFormat::yuv400)
-            throw Error("speed_chroma needs chroma planes, but the input is 4:0:0 (luma only)");
-        return make_plan(f.feature_w(1), f.feature_h(1), spec.options, "speed_chroma");
-    }
-    return make_plan(f.feature_w(0), f.feature_h(0), spec.options, "speed_temporal");
-}
-
 ImageSource plane_image(const Picture& p, int plane, int bitdepth) {
     ImageSource s;
     s.a = {p.plane[plane], p.stride[plane]};
@@ -61,7 +51,8 @@ ImageSource difference_image(const Picture& a, const Picture& b, int bitdepth) {
 
 CpuEngine::CpuEngine(const VideoFormat& format, const std::vector<FeatureSpec>& features, const CpuEngineConfig& config)
     : format_(format), features_(features), config_(config), pool_(config.threads), metrics_(metric_count(features)) {
-    for (const FeatureSpec& f : features_) plans_.push_back(plan_for(format_, f));
+    for (const FeatureSpec& f : features_) plans_.push_back(make_feature_plan(format_, f));
+    for (const ImagePlan& p : plans_) plan_ptrs_.push_back(&p);
     for (int w = 0; w < pool_.size(); w++) {
         auto worker = std::make_unique<Worker>();
         for (const ImagePlan& plan : plans_)
@@ -83,36 +74,24 @@ void CpuEngine::score_frame(Worker& w, const FrameBatch& batch, int k, double* o
     const Picture& ref = batch.ref[k];
     const Picture& dis = batch.dis[k];
     const int bd = format_.bitdepth;
-    auto run = [&](ImageRunner& p, const ImageSource& src, ImageStats& st) {
-        p.run(src, st);
-        if (st.eigen_sweeps >= exact::kMaxEigenSweeps) unconverged_++;
-        if (st.singular) singular_++;
-    };
-    for (size_t f = 0; f < features_.size(); f++) {
-        const FeatureSpec& spec = features_[f];
-        ImageRunner& pipe = *w.pipelines[f];
-        const ImagePlan& plan = plans_[f];
-        if (spec.kind == FeatureKind::chroma) {
-            PairScore uv[2];
-            for (int c = 0; c < 2; c++) {
-                run(pipe, plane_image(ref, 1 + c, bd), w.ref);
-                run(pipe, plane_image(dis, 1 + c, bd), w.dis);
-                uv[c] = score_pair(plan, w.ref, w.dis, w.entropy_ref, w.entropy_dis);
-            }
-            chroma_outputs(uv[0], uv[1], spec.options.max_val, out);
-            out += 3;
-        } else {
-            if (index == 0) {
-                *out++ = 0.0;
-                continue;
-            }
-            const Picture& prev_ref = k > 0 ? batch.ref[k - 1] : *batch.prev_ref;
-            const Picture& prev_dis = k > 0 ? batch.dis[k - 1] : *batch.prev_dis;
-            run(pipe, difference_image(prev_ref, ref, bd), w.ref);
-            run(pipe, difference_image(prev_dis, spec.options.use_ref_diff ? ref : dis, bd), w.dis);
-            *out++ = score_pair(plan, w.ref, w.dis, w.entropy_ref, w.entropy_dis).score;
-        }
-    }
+    frame_outputs(features_, plan_ptrs_, index, w.tail,
+                  [&](size_t f, int image, ImageRole role, ImageStats& st) {
+                      const Picture& cur = role == ImageRole::ref ? ref : dis;
+                      ImageSource src;
+                      if (features_[f].kind == FeatureKind::chroma) {
+                          src = plane_image(cur, 1 + image, bd);
+                      } else {
+                          // prev - curr; with speed_use_ref_diff the distorted image is prev dis - curr ref
+                          const Picture& prev = role == ImageRole::ref ? (k > 0 ? batch.ref[k - 1] : *batch.prev_ref)
+                                                                       : (k > 0 ? batch.dis[k - 1] : *batch.prev_dis);
+                          const bool from_ref = role == ImageRole::ref || features_[f].options.use_ref_diff;
+                          src = difference_image(prev, from_ref ? ref : dis, bd);
+                      }
+                      w.pipelines[f]->run(src, st);
+                      if (st.eigen_sweeps >= exact::kMaxEigenSweeps) unconverged_++;
+                      if (st.singular) singular_++;
+                  },
+                  out);
 }
 
 void CpuEngine::score(const FrameBatch& batch, double* out) {

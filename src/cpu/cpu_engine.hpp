@@ -49,6 +49,7 @@ private:
     std::vector<FeatureSpec> features_;
     CpuEngineConfig config_;
     std::vector<ImagePlan> plans_;  // one per feature
+    std::vector<const ImagePlan*> plan_ptrs_;
     std::vector<std::unique_ptr<Worker>> workers_;
     ThreadPool pool_;
     int metrics_;

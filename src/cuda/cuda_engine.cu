@@ -95,15 +95,6 @@ std::set<int> source_rows(const ImagePlan& plan) {
     return rows;
 }
 
-ImagePlan plan_for(const VideoFormat& f, const FeatureSpec& spec) {
-    if (spec.kind == FeatureKind::chroma) {
-        if (f.pix == PixelFormat::yuv400)
-            throw Error("speed_chroma needs chroma planes, but the input is 4:0:0 (luma only)");
-        return make_plan(f.feature_w(1), f.feature_h(1), spec.options, "speed_chroma");
-    }
-    return make_plan(f.feature_w(0), f.feature_h(0), spec.options, "speed_temporal");
-}
-
 // Stage timings for SPEEDQA_CUDA_STAGES=1: events after each stage, summed
 // per stage name and printed when the engine is destroyed.
 class EventTimer final : public StageTimer {
@@ -184,10 +175,6 @@ private:
         double* out = nullptr;
         std::future<void> tail;  // waits for the batch in flight, then sums its tail
     };
-    struct TailScratch {
-        ImageStats ref, dis;
-        std::vector<float> entropy_ref, entropy_dis;
-    };
 
     void build_layout();
     void build_lane(Lane& lane);
@@ -201,6 +188,8 @@ private:
     VideoFormat format_;
     CudaEngineConfig config_;
     std::vector<Feature> features_;
+    std::vector<FeatureSpec> feature_specs_;
+    std::vector<const ImagePlan*> plan_ptrs_;
     int metrics_ = 0;
     bool temporal_ = false;
     std::string device_name_;
@@ -242,14 +231,16 @@ CudaEngine::CudaEngine(const VideoFormat& format, const std::vector<FeatureSpec>
     cudaDeviceProp prop{};
     SPEEDQA_CUDA_CHECK(cudaGetDeviceProperties(&prop, config_.device));
     device_name_ = prop.name;
+    feature_specs_ = features;
     for (const FeatureSpec& spec : features) {
         Feature f;
         f.spec = spec;
-        f.plan = plan_for(format, spec);
+        f.plan = make_feature_plan(format, spec);
         if (spec.kind == FeatureKind::temporal) temporal_ = true;
         features_.push_back(std::move(f));
     }
     build_layout();
+    for (const Feature& f : features_) plan_ptrs_.push_back(&f.plan);
     for (Feature& f : features_) {
         const ImagePlan& p = f.plan;
         f.taps_aa = upload(&p.antialias, 1);
@@ -447,29 +438,15 @@ void CudaEngine::read_record(const float* rec, const Feature& f, ImageStats& st)
 
 void CudaEngine::tail_frame(TailScratch& t, const Lane& lane, int k, double* out) {
     const float* host = lane.out_host.get<float>();
-    const int index = lane.first_index + k;
-    for (const Feature& f : features_) {
-        const float* base = host + f.out_offset;
-        auto record = [&](int image) { return base + static_cast<size_t>(image) * f.out_stride; };
-        if (f.spec.kind == FeatureKind::chroma) {
-            PairScore uv[2];
-            for (int c = 0; c < 2; c++) {
-                read_record(record(k * 4 + c * 2), f, t.ref);
-                read_record(record(k * 4 + c * 2 + 1), f, t.dis);
-                uv[c] = score_pair(f.plan, t.ref, t.dis, t.entropy_ref, t.entropy_dis);
-            }
-            chroma_outputs(uv[0], uv[1], f.spec.options.max_val, out);
-            out += 3;
-        } else {
-            if (index == 0) {
-                *out++ = 0.0;
-                continue;
-            }
-            read_record(record(k * 2), f, t.ref);
-            read_record(record(k * 2 + 1), f, t.dis);
-            *out++ = score_pair(f.plan, t.ref, t.dis, t.entropy_ref, t.entropy_dis).score;
-        }
-    }
+    frame_outputs(feature_specs_, plan_ptrs_, lane.first_index + k, t,
+                  [&](size_t fi, int image, ImageRole role, ImageStats& st) {
+                      const Feature& f = features_[fi];
+                      // records in the order of image_source(): chroma frame*4 + c*2 + side, temporal frame*2 + side
+                      const int side = role == ImageRole::ref ? 0 : 1;
+                      const int record = f.spec.kind == FeatureKind::chroma ? k * 4 + image * 2 + side : k * 2 + side;
+                      read_record(host + f.out_offset + static_cast<size_t>(record) * f.out_stride, f, st);
+                  },
+                  out);
 }
 
 void CudaEngine::finish(Lane& lane) {
