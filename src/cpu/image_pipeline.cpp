@@ -116,16 +116,35 @@ void ImagePipeline::subtract_local_mean() {
     const int radius = taps.radius();
     const float* img = tmp_.data();  // decimated, before subtraction
     float* vert = vert_.data();
-    for (int i = 0; i < h; i++)
-        for (int j = 0; j < w; j++)
-            vert[static_cast<size_t>(i) * w + j] = exact::tap_sum(
-                taps.v, taps.count, [&](int k) { return img[static_cast<size_t>(mirror_index(i - radius + k, h)) * w + j]; });
+    // vertical pass: the rows under the taps are found once per output row,
+    // then every column accumulates its taps in order (vectorises over j)
+    const float* rows[exact::kMaxTaps];
+    for (int i = 0; i < h; i++) {
+        for (int k = 0; k < taps.count; k++) rows[k] = img + static_cast<size_t>(mirror_index(i - radius + k, h)) * w;
+        float* out = vert + static_cast<size_t>(i) * w;
+        for (int j = 0; j < w; j++) out[j] = 0.0f;
+        for (int k = 0; k < taps.count; k++) {
+            const float t = taps.v[k];
+            const float* r = rows[k];
+            for (int j = 0; j < w; j++) out[j] = out[j] + t * r[j];
+        }
+    }
+    // horizontal pass and subtraction; mirrored reads only near the borders
     for (int i = 0; i < h; i++) {
         const float* vr = vert + static_cast<size_t>(i) * w;
         const float* in = img + static_cast<size_t>(i) * w;
         float* out = dec_.data() + static_cast<size_t>(i) * w;
-        for (int j = 0; j < w; j++)
-            out[j] = in[j] - exact::tap_sum(taps.v, taps.count, [&](int k) { return vr[mirror_index(j - radius + k, w)]; });
+        auto mean_at = [&](int j) {
+            return exact::tap_sum(taps.v, taps.count, [&](int k) { return vr[mirror_index(j - radius + k, w)]; });
+        };
+        const int lo = std::min(radius, w), hi = std::max(lo, w - radius);
+        for (int j = 0; j < lo; j++) out[j] = in[j] - mean_at(j);
+        for (int j = lo; j < hi; j++) {
+            float acc = 0.0f;
+            for (int k = 0; k < taps.count; k++) acc = acc + taps.v[k] * vr[j - radius + k];
+            out[j] = in[j] - acc;
+        }
+        for (int j = hi; j < w; j++) out[j] = in[j] - mean_at(j);
     }
 }
 
