@@ -49,6 +49,9 @@ struct Kernels {
 };
 
 const Kernels& kernels_c();
+// The C reference's vertical pass for columns [from, n) only: the SIMD
+// variants finish their last columns with it.
+void vertical_columns_c(const VerticalArgs& args, int from);
 const Kernels* kernels_avx2();    // nullptr when this CPU lacks AVX2 (or the build lacks the variant)
 const Kernels* kernels_avx512();  // nullptr when this CPU lacks AVX-512
 // The fastest this CPU runs; SPEEDQA_KERNELS=c|avx2|avx512 overrides (for tests).

@@ -3,7 +3,6 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "cpu/cpu_features.hpp"
 #include "cpu/kernels.hpp"
 #include "exact/convert.hpp"
 #include "exact/solve.hpp"
@@ -21,11 +20,15 @@ float sample(const uint8_t* row, int c, int bitdepth) {
     return exact::convert_hbd(s, exact::sample_scaler(bitdepth));
 }
 
-void vertical_c(const VerticalArgs& g) {
-    for (int c = 0; c < g.n; c++) g.v[c] = 0.0f;
+void vertical_c(const VerticalArgs& g) { vertical_columns_c(g, 0); }
+
+}  // namespace
+
+void vertical_columns_c(const VerticalArgs& g, int from) {
+    for (int c = from; c < g.n; c++) g.v[c] = 0.0f;
     for (int k = 0; k < g.count; k++) {
         const float t = g.taps[k];
-        for (int c = 0; c < g.n; c++) {
+        for (int c = from; c < g.n; c++) {
             float x;
             if (g.rows_are_float) x = reinterpret_cast<const float*>(g.a[k])[c];
             else if (g.diff) x = sample(g.a[k], c, g.bitdepth) - sample(g.b[k], c, g.bitdepth);
@@ -34,6 +37,8 @@ void vertical_c(const VerticalArgs& g) {
         }
     }
 }
+
+namespace {
 
 void cov_rows_c(const float* img, int stride, int i0, int rows, int sub_w, const double* mean,
                 const exact::CovLayout& l, double* acc) {

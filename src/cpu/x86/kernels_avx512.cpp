@@ -66,22 +66,7 @@ void vertical_mode(const VerticalArgs& g) {
         }
         _mm512_storeu_ps(g.v + c, acc);
     }
-    if (c < g.n) {
-        // the last columns through the C reference
-        VerticalArgs tail = g;
-        const uint8_t* a[128];
-        const uint8_t* b[128];
-        const int bytes = g.rows_are_float ? 4 : (g.bitdepth > 8 ? 2 : 1);
-        for (int k = 0; k < g.count; k++) {
-            a[k] = g.a[k] + static_cast<ptrdiff_t>(c) * bytes;
-            b[k] = g.diff ? g.b[k] + static_cast<ptrdiff_t>(c) * bytes : nullptr;
-        }
-        tail.a = a;
-        tail.b = b;
-        tail.v = g.v + c;
-        tail.n = g.n - c;
-        kernels_c().vertical(tail);
-    }
+    vertical_columns_c(g, c);  // the last columns through the C reference
 }
 
 void vertical_avx512(const VerticalArgs& g) {
