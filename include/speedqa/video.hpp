@@ -38,6 +38,11 @@ struct VideoFormat {
 struct Picture {
     const uint8_t* plane[3] = {nullptr, nullptr, nullptr};
     ptrdiff_t stride[3] = {0, 0, 0};
+    // The planes lie in page-locked host memory (cudaMallocHost or
+    // cudaHostRegister): the CUDA engine then copies the rows it needs
+    // straight from them to the device instead of gathering them into its
+    // own staging first. Ignored by the CPU engine.
+    bool page_locked = false;
 };
 
 // The picture at `data` laid out as one frame of a raw planar file.

@@ -39,6 +39,18 @@ public:
     virtual long long singular_images() const { return 0; }
     // Frames a score() call should carry to keep the engine busy.
     virtual int preferred_batch() const { return 16; }
+    // How many frames the caller will score in all, when it knows (-1: it
+    // does not); lets `auto` judge whether a device start pays.
+    virtual void expect_frames(long long frames) { (void)frames; }
+    // A device engine is still being started in the background (auto backend):
+    // destroying this engine waits for that start to finish.
+    virtual bool device_start_pending() const { return false; }
+    // The engine holds a GPU (context, pinned memory), whose release at exit
+    // costs tens of milliseconds.
+    virtual bool holds_device() const { return false; }
+    // Batches whose rows went to the device straight from page-locked frames
+    // (Picture::page_locked), skipping the engine's staging (CUDA only).
+    virtual long long batches_copied_directly() const { return 0; }
     // Bytes of samples the engine moves to its device per frame (0 on the CPU).
     virtual double upload_bytes_per_frame() const { return 0; }
 };

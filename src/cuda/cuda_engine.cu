@@ -95,6 +95,49 @@ std::set<int> source_rows(const ImagePlan& plan) {
     return rows;
 }
 
+// Rows of a plane that one 2D copy moves from page-locked frames: n_runs runs
+// of run_len consecutive rows, `spacing` rows apart in the picture, landing
+// as consecutive rows from dst_row on in the device layout. The rows the
+// 16x decimation reads form a few such groups (9 of every 16 rows, plus the
+// mirrored borders).
+struct RowGroup {
+    int first_row = 0, run_len = 0, spacing = 0, n_runs = 0;
+    size_t dst_row = 0;
+};
+
+std::vector<RowGroup> row_groups(const std::vector<int>& rows) {
+    std::vector<std::pair<int, int>> runs;  // (first row, length)
+    for (size_t i = 0; i < rows.size();) {
+        size_t j = i + 1;
+        while (j < rows.size() && rows[j] == rows[j - 1] + 1) j++;
+        runs.emplace_back(rows[i], static_cast<int>(j - i));
+        i = j;
+    }
+    std::vector<RowGroup> groups;
+    size_t dst = 0;
+    for (size_t i = 0; i < runs.size();) {
+        RowGroup g;
+        g.first_row = runs[i].first;
+        g.run_len = runs[i].second;
+        g.n_runs = 1;
+        g.dst_row = dst;
+        size_t j = i + 1;
+        if (j < runs.size() && runs[j].second == g.run_len) {
+            g.spacing = runs[j].first - runs[i].first;
+            while (j < runs.size() && runs[j].second == g.run_len && runs[j].first - runs[j - 1].first == g.spacing) {
+                g.n_runs++;
+                j++;
+            }
+        } else {
+            g.spacing = g.run_len;
+        }
+        dst += static_cast<size_t>(g.run_len) * static_cast<size_t>(g.n_runs);
+        groups.push_back(g);
+        i = j;
+    }
+    return groups;
+}
+
 // Stage timings for SPEEDQA_CUDA_STAGES=1: events after each stage, summed
 // per stage name and printed when the engine is destroyed.
 class EventTimer final : public StageTimer {
@@ -149,6 +192,8 @@ public:
     std::string describe() const override;
     long long unconverged_images() const override { return unconverged_; }
     long long singular_images() const override { return singular_; }
+    long long batches_copied_directly() const override { return direct_batches_; }
+    bool holds_device() const override { return true; }
     double upload_bytes_per_frame() const override { return static_cast<double>(layout_.slot_bytes); }
     // several batches per call, so that lanes overlap within it
     int preferred_batch() const override { return batch_ * static_cast<int>(lanes_.size()) * 4; }
@@ -166,11 +211,12 @@ private:
     struct Lane {
         cudaStream_t stream = nullptr;
         cudaEvent_t done = nullptr;
-        PinnedBuffer staging, out_host;
+        StagingBuffer staging;  // allocated at the first batch that needs it
+        PinnedBuffer out_host;
         DeviceBuffer input, out_dev;
         std::vector<DeviceBuffer> scratch;
         std::vector<DeviceWork> work;  // per feature, for batch_ frames
-        std::map<int, cudaGraphExec_t> graphs;
+        std::map<std::pair<int, bool>, cudaGraphExec_t> graphs;  // (frames, with upload)
         int count = 0, first_index = 0;
         double* out = nullptr;
         std::future<void> tail;  // waits for the batch in flight, then sums its tail
@@ -178,9 +224,12 @@ private:
 
     void build_layout();
     void build_lane(Lane& lane);
-    cudaGraphExec_t graph_for(Lane& lane, int count);
+    void allocate_staging(Lane& lane);
+    cudaGraphExec_t graph_for(Lane& lane, int count, bool with_upload);
     void stage(Lane& lane, const FrameBatch& batch, int k0, int count);
-    void run_timed(Lane& lane, int count);
+    bool can_copy_directly(const FrameBatch& batch, int k0, int count) const;
+    void copy_directly(Lane& lane, const FrameBatch& batch, int k0, int count);
+    void run_timed(Lane& lane, int count, bool with_upload);
     void finish(Lane& lane);
     void tail_frame(TailScratch& t, const Lane& lane, int k, double* out);
     void read_record(const float* rec, const Feature& f, ImageStats& st);
@@ -196,6 +245,8 @@ private:
     // input layout
     InputLayout layout_;
     std::vector<int> rows_[3];   // source rows uploaded per plane
+    std::vector<RowGroup> groups_[3];  // the same rows as 2D copies, for page-locked frames
+    bool direct_possible_ = false;     // few enough groups to copy from page-locked frames
     bool plane_used_[3] = {false, false, false};
     DeviceBuffer row_slot_dev_[3];
     int batch_ = 0;
@@ -207,7 +258,15 @@ private:
     std::mutex tail_mutex_; // one tail at a time (tail_pool_ and tail_ are shared)
     std::vector<TailScratch> tail_;
     std::atomic<long long> unconverged_{0}, singular_{0};
+    long long direct_batches_ = 0;
     std::unique_ptr<EventTimer> stages_;  // SPEEDQA_CUDA_STAGES=1
+    // SPEEDQA_TIMING: host time per phase of score(), summed over batches
+    struct HostPhases {
+        std::atomic<long long> wait_lane_us{0}, stage_us{0}, launch_us{0}, wait_device_us{0}, tail_us{0}, batches{0},
+            frames{0};
+    };
+    bool timing_ = false;
+    HostPhases phases_;
 };
 
 CudaEngine::CudaEngine(const VideoFormat& format, const std::vector<FeatureSpec>& features, const CudaEngineConfig& config)
@@ -218,6 +277,7 @@ CudaEngine::CudaEngine(const VideoFormat& format, const std::vector<FeatureSpec>
         config_.lanes = 1;  // stage times of one batch at a time
     }
     const bool timing = std::getenv("SPEEDQA_TIMING") != nullptr;
+    timing_ = timing;
     auto t0 = std::chrono::steady_clock::now();
     auto mark = [&](const char* what) {
         if (!timing) return;
@@ -240,6 +300,12 @@ CudaEngine::CudaEngine(const VideoFormat& format, const std::vector<FeatureSpec>
         features_.push_back(std::move(f));
     }
     build_layout();
+    if (timing) {
+        for (int p = 0; p < 3; p++)
+            if (plane_used_[p])
+                std::fprintf(stderr, "[timing]   cuda engine: plane %d: %zu rows, %zu 2D copies from page-locked frames\n", p,
+                             rows_[p].size(), groups_[p].size());
+    }
     for (const Feature& f : features_) plan_ptrs_.push_back(&f.plan);
     for (Feature& f : features_) {
         const ImagePlan& p = f.plan;
@@ -288,6 +354,18 @@ CudaEngine::CudaEngine(const VideoFormat& format, const std::vector<FeatureSpec>
 }
 
 CudaEngine::~CudaEngine() {
+    if (timing_ && phases_.batches) {
+        const double f = static_cast<double>(phases_.frames);
+        auto line = [&](const char* what, const std::atomic<long long>& us) {
+            std::fprintf(stderr, "[timing]   cuda host: %-30s %9.1f ms  %7.4f ms/frame\n", what, us / 1e3, us / 1e3 / f);
+        };
+        std::fprintf(stderr, "[timing]   cuda host: %lld batches, %lld frames\n", phases_.batches.load(), phases_.frames.load());
+        line("wait for a free lane", phases_.wait_lane_us);
+        line("stage rows into pinned memory", phases_.stage_us);
+        line("launch (copies, graph)", phases_.launch_us);
+        line("tail: wait for the device", phases_.wait_device_us);
+        line("tail: log2 sums", phases_.tail_us);
+    }
     for (Lane& lane : lanes_) {
         if (lane.stream) cudaStreamSynchronize(lane.stream);
         for (auto& [count, exec] : lane.graphs) cudaGraphExecDestroy(exec);
@@ -323,13 +401,27 @@ void CudaEngine::build_layout() {
             off = align_up(off + rows_[p].size() * static_cast<size_t>(layout_.row_bytes[p]));
         }
     layout_.slot_bytes = align_up(off);
+    // Each 2D copy costs a few microseconds of host time to queue: straight
+    // copies pay only where they are large (at 4K, not at 1080p chroma).
+    constexpr size_t kMinBytesPerCopy = size_t{256} << 10;
+    direct_possible_ = true;
+    for (int p = 0; p < 3; p++) {
+        if (!plane_used_[p]) continue;
+        groups_[p] = row_groups(rows_[p]);
+        const size_t bytes = rows_[p].size() * static_cast<size_t>(layout_.row_bytes[p]);
+        if (bytes / groups_[p].size() < kMinBytesPerCopy) direct_possible_ = false;
+    }
+    // SPEEDQA_DIRECT_COPIES=always|never overrides that (tests, benchmarks)
+    if (const char* env = std::getenv("SPEEDQA_DIRECT_COPIES")) {
+        if (std::strcmp(env, "always") == 0) direct_possible_ = true;
+        if (std::strcmp(env, "never") == 0) direct_possible_ = false;
+    }
 }
 
 void CudaEngine::build_lane(Lane& lane) {
     SPEEDQA_CUDA_CHECK(cudaStreamCreateWithFlags(&lane.stream, cudaStreamNonBlocking));
     SPEEDQA_CUDA_CHECK(cudaEventCreateWithFlags(&lane.done, cudaEventDisableTiming));
     const size_t input_bytes = static_cast<size_t>(batch_ + 1) * layout_.slot_bytes;
-    lane.staging.allocate(input_bytes);  // (contents never read before written, but for slot 0 of frame 0)
     lane.input.allocate(input_bytes);
     SPEEDQA_CUDA_CHECK(cudaMemset(lane.input.get(), 0, input_bytes));
     lane.out_host.allocate(out_floats_ * sizeof(float));
@@ -355,15 +447,36 @@ void CudaEngine::build_lane(Lane& lane) {
     }
 }
 
-cudaGraphExec_t CudaEngine::graph_for(Lane& lane, int count) {
-    auto it = lane.graphs.find(count);
+// Staging is made only when frames come from pageable memory; its pages are
+// first touched by the staging pool, in parallel.
+void CudaEngine::allocate_staging(Lane& lane) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const size_t bytes = static_cast<size_t>(batch_ + 1) * layout_.slot_bytes;
+    const char* mode = std::getenv("SPEEDQA_STAGING");  // "hostalloc": cudaMallocHost (for comparison)
+    const bool huge = !(mode && std::strcmp(mode, "hostalloc") == 0);
+    lane.staging.allocate(bytes, huge, [&](uint8_t* p, size_t n) {
+        const int parts = pool_.size();
+        pool_.parallel_for(parts, [&](int, int i) {
+            const size_t a = n / parts * i, b = i + 1 == parts ? n : n / parts * (i + 1);
+            std::memset(p + a, 0, b - a);
+        });
+    });
+    if (timing_)
+        std::fprintf(stderr, "[timing]   cuda engine: staging %zu MB (%s) %.1f ms\n", bytes >> 20,
+                     huge ? "huge pages, registered" : "cudaMallocHost",
+                     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+}
+
+cudaGraphExec_t CudaEngine::graph_for(Lane& lane, int count, bool with_upload) {
+    auto it = lane.graphs.find({count, with_upload});
     if (it != lane.graphs.end()) return it->second;
     SPEEDQA_CUDA_CHECK(cudaStreamBeginCapture(lane.stream, cudaStreamCaptureModeThreadLocal));
     cudaGraph_t graph = nullptr;
     try {
-        SPEEDQA_CUDA_CHECK(cudaMemcpyAsync(lane.input.get(), lane.staging.get(),
-                                           static_cast<size_t>(count + 1) * layout_.slot_bytes, cudaMemcpyHostToDevice,
-                                           lane.stream));
+        if (with_upload)
+            SPEEDQA_CUDA_CHECK(cudaMemcpyAsync(lane.input.get(), lane.staging.get(),
+                                               static_cast<size_t>(count + 1) * layout_.slot_bytes, cudaMemcpyHostToDevice,
+                                               lane.stream));
         for (size_t i = 0; i < features_.size(); i++) {
             const Feature& f = features_[i];
             DeviceWork w = lane.work[i];
@@ -383,15 +496,18 @@ cudaGraphExec_t CudaEngine::graph_for(Lane& lane, int count) {
     const cudaError_t e = cudaGraphInstantiate(&exec, graph, 0);
     cudaGraphDestroy(graph);
     SPEEDQA_CUDA_CHECK(e);
-    lane.graphs.emplace(count, exec);
+    lane.graphs.emplace(std::make_pair(count, with_upload), exec);
     return exec;
 }
 
 // The graph's work launched directly, with a stage timer (profiling only).
-void CudaEngine::run_timed(Lane& lane, int count) {
-    stages_->start(lane.stream);
-    SPEEDQA_CUDA_CHECK(cudaMemcpyAsync(lane.input.get(), lane.staging.get(), static_cast<size_t>(count + 1) * layout_.slot_bytes,
-                                       cudaMemcpyHostToDevice, lane.stream));
+void CudaEngine::run_timed(Lane& lane, int count, bool with_upload) {
+    if (with_upload) {
+        stages_->start(lane.stream);
+        SPEEDQA_CUDA_CHECK(cudaMemcpyAsync(lane.input.get(), lane.staging.get(),
+                                           static_cast<size_t>(count + 1) * layout_.slot_bytes, cudaMemcpyHostToDevice,
+                                           lane.stream));
+    }
     stages_->mark("upload", lane.stream);
     for (size_t i = 0; i < features_.size(); i++) {
         const Feature& f = features_[i];
@@ -426,6 +542,52 @@ void CudaEngine::stage(Lane& lane, const FrameBatch& batch, int k0, int count) {
     });
 }
 
+bool CudaEngine::can_copy_directly(const FrameBatch& batch, int k0, int count) const {
+    if (!direct_possible_) return false;
+    auto ok = [&](const Picture& pic) {
+        if (!pic.page_locked) return false;
+        for (int p = 0; p < 3; p++) {
+            if (!plane_used_[p]) continue;
+            // a run of rows is one span only where rows follow each other
+            const bool rows_adjacent = pic.stride[p] == layout_.row_bytes[p];
+            for (const RowGroup& g : groups_[p])
+                if (g.run_len > 1 && !rows_adjacent) return false;
+        }
+        return true;
+    };
+    for (int k = k0; k < k0 + count; k++)
+        if (!ok(batch.ref[k]) || !ok(batch.dis[k])) return false;
+    if (temporal_ && batch.first_index + k0 > 0) {
+        const Picture* pr = k0 > 0 ? &batch.ref[k0 - 1] : batch.prev_ref;
+        const Picture* pd = k0 > 0 ? &batch.dis[k0 - 1] : batch.prev_dis;
+        if (!ok(*pr) || !ok(*pd)) return false;
+    }
+    return true;
+}
+
+// The rows of page-locked frames go straight to the device's input layout,
+// a few 2D copies per plane, queued ahead of the graph on the lane's stream.
+void CudaEngine::copy_directly(Lane& lane, const FrameBatch& batch, int k0, int count) {
+    const bool need_prev = temporal_ && batch.first_index + k0 > 0;
+    uint8_t* input = lane.input.get<uint8_t>();
+    for (int slot = need_prev ? 0 : 1; slot <= count; slot++)
+        for (int side = 0; side < 2; side++)
+            for (int p = 0; p < 3; p++) {
+                if (!plane_used_[p] || (slot == 0 && p > 0)) continue;
+                const Picture* pic;
+                if (slot == 0) pic = side == 0 ? (k0 > 0 ? &batch.ref[k0 - 1] : batch.prev_ref) : (k0 > 0 ? &batch.dis[k0 - 1] : batch.prev_dis);
+                else pic = side == 0 ? &batch.ref[k0 + slot - 1] : &batch.dis[k0 + slot - 1];
+                uint8_t* dst = input + static_cast<size_t>(slot) * layout_.slot_bytes + layout_.plane_offset[side][p];
+                const size_t rb = static_cast<size_t>(layout_.row_bytes[p]);
+                const size_t stride = static_cast<size_t>(pic->stride[p]);
+                for (const RowGroup& g : groups_[p])
+                    SPEEDQA_CUDA_CHECK(cudaMemcpy2DAsync(dst + g.dst_row * rb, g.run_len * rb,
+                                                         pic->plane[p] + static_cast<size_t>(g.first_row) * stride,
+                                                         static_cast<size_t>(g.spacing) * stride, g.run_len * rb,
+                                                         static_cast<size_t>(g.n_runs), cudaMemcpyHostToDevice, lane.stream));
+            }
+}
+
 void CudaEngine::read_record(const float* rec, const Feature& f, ImageStats& st) {
     const int nb = f.plan.dim.num_blocks;
     std::memcpy(st.eigenvalues, rec, sizeof st.eigenvalues);
@@ -450,11 +612,17 @@ void CudaEngine::tail_frame(TailScratch& t, const Lane& lane, int k, double* out
 }
 
 void CudaEngine::finish(Lane& lane) {
+    const auto t0 = std::chrono::steady_clock::now();
     SPEEDQA_CUDA_CHECK(cudaEventSynchronize(lane.done));
     std::lock_guard<std::mutex> lock(tail_mutex_);
+    const auto t1 = std::chrono::steady_clock::now();
     tail_pool_.parallel_for(lane.count, [&](int worker, int k) {
         tail_frame(tail_[static_cast<size_t>(worker)], lane, k, lane.out + static_cast<size_t>(k) * metrics_);
     });
+    if (timing_) {
+        phases_.wait_device_us += std::chrono::duration_cast<std::chrono::microseconds>(t1 - t0).count();
+        phases_.tail_us += std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t1).count();
+    }
 }
 
 void CudaEngine::score(const FrameBatch& batch, double* out) {
@@ -468,13 +636,33 @@ void CudaEngine::score(const FrameBatch& batch, double* out) {
             const int count = std::min(batch_, batch.count - k0);
             Lane& lane = lanes_[next_lane_];
             next_lane_ = (next_lane_ + 1) % lanes_.size();
+            const auto t0 = std::chrono::steady_clock::now();
             if (lane.tail.valid()) lane.tail.get();
-            stage(lane, batch, k0, count);
+            const auto t1 = std::chrono::steady_clock::now();
+            const bool direct = can_copy_directly(batch, k0, count);
+            if (!direct) {
+                if (!lane.staging.get()) allocate_staging(lane);
+                stage(lane, batch, k0, count);
+            }
+            const auto t2 = std::chrono::steady_clock::now();
+            if (direct) {
+                direct_batches_++;
+                if (stages_) stages_->start(lane.stream);
+                copy_directly(lane, batch, k0, count);
+            }
             if (stages_) {
-                run_timed(lane, count);
+                run_timed(lane, count, !direct);
             } else {
-                const cudaGraphExec_t exec = graph_for(lane, count);
+                const cudaGraphExec_t exec = graph_for(lane, count, !direct);
                 SPEEDQA_CUDA_CHECK(cudaGraphLaunch(exec, lane.stream));
+            }
+            if (timing_) {
+                using us = std::chrono::microseconds;
+                phases_.wait_lane_us += std::chrono::duration_cast<us>(t1 - t0).count();
+                phases_.stage_us += std::chrono::duration_cast<us>(t2 - t1).count();
+                phases_.launch_us += std::chrono::duration_cast<us>(std::chrono::steady_clock::now() - t2).count();
+                phases_.batches++;
+                phases_.frames += count;
             }
             SPEEDQA_CUDA_CHECK(cudaEventRecord(lane.done, lane.stream));
             lane.count = count;

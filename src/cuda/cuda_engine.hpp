@@ -14,7 +14,7 @@ struct CudaEngineConfig {
     exact::CovOrder order = exact::CovOrder::scalar;
     int batch = 0;         // frames per graph replay; 0 = pick from the geometry
     int host_threads = 1;  // threads for staging uploads and the log2 tail
-    int lanes = 2;         // batches in flight (upload / compute / tail overlap)
+    int lanes = 3;         // batches in flight: one staged on the host while two upload or compute
     int device = 0;
 };
 

@@ -2,8 +2,11 @@
 #pragma once
 
 #include <cuda_runtime.h>
+#include <sys/mman.h>
 
 #include <cstddef>
+#include <cstring>
+#include <functional>
 #include <utility>
 
 #include "cuda/cuda_check.hpp"
@@ -50,6 +53,62 @@ private:
 
 using DeviceBuffer = Buffer<false>;
 using PinnedBuffer = Buffer<true>;
+
+// Page-locked host memory for staging, made of transparent huge pages that
+// the host touches first (in parallel, through `touch`) and then registers
+// with CUDA: pinning 2 MB pages is far cheaper than the 4 KB pages of
+// cudaMallocHost, which is what the engine's start-up is made of. Falls back
+// to cudaMallocHost where registration is refused.
+class StagingBuffer {
+public:
+    StagingBuffer() = default;
+    ~StagingBuffer() { release(); }
+    StagingBuffer(StagingBuffer&& o) noexcept
+        : ptr_(std::exchange(o.ptr_, nullptr)), bytes_(std::exchange(o.bytes_, 0)), mapped_(std::exchange(o.mapped_, false)) {}
+    StagingBuffer& operator=(StagingBuffer&&) = delete;
+    // touch(begin, bytes) writes the range once; it may split it across threads
+    void allocate(size_t bytes, bool huge_pages, const std::function<void(uint8_t*, size_t)>& touch) {
+        release();
+        if (bytes == 0) return;
+        if (huge_pages) {
+            void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (p != MAP_FAILED) {
+                madvise(p, bytes, MADV_HUGEPAGE);
+                touch(static_cast<uint8_t*>(p), bytes);
+                if (cudaHostRegister(p, bytes, cudaHostRegisterDefault) == cudaSuccess) {
+                    ptr_ = p;
+                    bytes_ = bytes;
+                    mapped_ = true;
+                    return;
+                }
+                cudaGetLastError();
+                munmap(p, bytes);
+            }
+        }
+        SPEEDQA_CUDA_CHECK(cudaMallocHost(&ptr_, bytes));
+        bytes_ = bytes;
+    }
+    template <class T = void>
+    T* get() const { return static_cast<T*>(ptr_); }
+    size_t bytes() const { return bytes_; }
+
+private:
+    void release() {
+        if (!ptr_) return;
+        if (mapped_) {
+            cudaHostUnregister(ptr_);
+            munmap(ptr_, bytes_);
+        } else {
+            cudaFreeHost(ptr_);
+        }
+        ptr_ = nullptr;
+        bytes_ = 0;
+        mapped_ = false;
+    }
+    void* ptr_ = nullptr;
+    size_t bytes_ = 0;
+    bool mapped_ = false;
+};
 
 // Copies a host vector to a new device buffer.
 template <class T>

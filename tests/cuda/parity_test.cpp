@@ -4,7 +4,10 @@
 // depth, kernelscale and prescale method.
 #include <gtest/gtest.h>
 
+#include <cuda_runtime.h>
+
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 
@@ -21,7 +24,7 @@ namespace {
 bool have_gpu(std::string* why) { return cuda::device_present(why); }
 
 struct Tally {
-    long long runs = 0, values = 0, identical = 0;
+    long long runs = 0, values = 0, identical = 0, direct_batches = 0;
 };
 
 void compare(const std::vector<std::vector<double>>& cpu, const std::vector<std::vector<double>>& gpu, Tally& t,
@@ -40,19 +43,54 @@ void compare(const std::vector<std::vector<double>>& cpu, const std::vector<std:
 std::vector<std::vector<double>> run_backend(const std::string& backend, const VideoFormat& f,
                                              const std::vector<FeatureSpec>& specs, exact::CovOrder order,
                                              const std::vector<Picture>& ref, const std::vector<Picture>& dis, int batch,
-                                             int cuda_batch = 0) {
+                                             int cuda_batch = 0, long long* direct_batches = nullptr) {
     EngineChoice c;
     c.backend = backend;
     c.threads = 2;
     c.cov_order = cov_order_name(order);
     c.batch = cuda_batch;
     auto engine = make_engine(f, specs, c);
-    return run_clip(*engine, ref, dis, metric_count(specs), batch);
+    auto out = run_clip(*engine, ref, dis, metric_count(specs), batch);
+    if (direct_batches) *direct_batches += engine->batches_copied_directly();
+    return out;
 }
+
+// A copy of frames in page-locked memory, marked so: the CUDA engine then
+// copies their rows straight to the device (its other input path).
+class PageLockedFrames {
+public:
+    PageLockedFrames(const VideoFormat& f, const std::vector<uint8_t>& data, int max_frames = -1) {
+        if (cudaMallocHost(&mem_, data.size()) != cudaSuccess) throw Error("cudaMallocHost failed");
+        std::memcpy(mem_, data.data(), data.size());
+        const std::vector<Picture> pageable = frames_of(f, data, max_frames);
+        for (const Picture& p : pageable) {
+            Picture q = p;
+            for (int i = 0; i < 3; i++)
+                if (p.plane[i]) q.plane[i] = static_cast<const uint8_t*>(mem_) + (p.plane[i] - data.data());
+            q.page_locked = true;
+            pictures.push_back(q);
+        }
+    }
+    ~PageLockedFrames() { cudaFreeHost(mem_); }
+    PageLockedFrames(const PageLockedFrames&) = delete;
+    PageLockedFrames& operator=(const PageLockedFrames&) = delete;
+    std::vector<Picture> pictures;
+
+private:
+    void* mem_ = nullptr;
+};
+
+// The engine copies rows straight from page-locked frames only where the
+// copies are large; the tests take that path at every size.
+struct DirectCopiesAlways {
+    DirectCopiesAlways() { setenv("SPEEDQA_DIRECT_COPIES", "always", 1); }
+    ~DirectCopiesAlways() { unsetenv("SPEEDQA_DIRECT_COPIES"); }
+};
 
 TEST(CudaParity, EveryGoldenClipOptionSetAndOrder) {
     std::string why;
     if (!have_gpu(&why)) GTEST_SKIP() << "CUDA parity not run: " << why;
+    const DirectCopiesAlways direct_copies;
     auto data = TestData::open(shared_testdata_dir());
     if (!data) data = TestData::open(repo_testdata_dir());
     ASSERT_TRUE(data);
@@ -61,17 +99,26 @@ TEST(CudaParity, EveryGoldenClipOptionSetAndOrder) {
         if (g.dispatch != "scalar") continue;  // one run per clip and option set, all three orders below
         const ClipInfo* clip = data->clip(g.clip);
         ASSERT_NE(clip, nullptr);
-        const auto ref = frames_of(clip->format, load_xz(clip->ref_xz), clip->frames);
-        const auto dis = frames_of(clip->format, load_xz(clip->dis_xz), clip->frames);
+        const auto ref_bytes = load_xz(clip->ref_xz), dis_bytes = load_xz(clip->dis_xz);
+        const auto ref = frames_of(clip->format, ref_bytes, clip->frames);
+        const auto dis = frames_of(clip->format, dis_bytes, clip->frames);
+        const PageLockedFrames locked_ref(clip->format, ref_bytes, clip->frames), locked_dis(clip->format, dis_bytes, clip->frames);
         const std::vector<FeatureSpec> specs = {parse_feature(g.cli_feature_arg())};
         for (exact::CovOrder order : {exact::CovOrder::scalar, exact::CovOrder::avx2, exact::CovOrder::avx512}) {
             const auto cpu = run_backend("cpu", clip->format, specs, order, ref, dis, 5);
             const auto gpu = run_backend("cuda", clip->format, specs, order, ref, dis, 7, 3);
             compare(cpu, gpu, t, g.clip + " " + g.cli_feature_arg() + " " + cov_order_name(order));
+            // the page-locked input path (rows copied straight from the frames)
+            const auto direct = run_backend("cuda", clip->format, specs, order, locked_ref.pictures, locked_dis.pictures, 7, 3,
+                                            &t.direct_batches);
+            compare(cpu, direct, t, g.clip + " " + g.cli_feature_arg() + " " + cov_order_name(order) + " page-locked");
         }
     }
-    std::printf("[parity] golden clips: %lld runs, %lld values compared, %lld identical\n", t.runs, t.values, t.identical);
+    std::printf("[parity] golden clips: %lld runs, %lld values compared, %lld identical; %lld batches from page-locked "
+                "frames\n",
+                t.runs, t.values, t.identical, t.direct_batches);
     EXPECT_GT(t.values, 0);
+    EXPECT_GT(t.direct_batches, 0);
     EXPECT_EQ(t.values, t.identical);
 }
 
@@ -104,6 +151,7 @@ std::vector<uint8_t> synthetic_video(const VideoFormat& f, int frames, uint32_t 
 TEST(CudaParity, SyntheticFormatsDepthsAndOptions) {
     std::string why;
     if (!have_gpu(&why)) GTEST_SKIP() << "CUDA parity not run: " << why;
+    const DirectCopiesAlways direct_copies;
     struct Case {
         VideoFormat f;
         std::vector<std::string> features;
@@ -127,13 +175,19 @@ TEST(CudaParity, SyntheticFormatsDepthsAndOptions) {
         const auto rbytes = synthetic_video(c.f, frames, seed++);
         const auto dbytes = synthetic_video(c.f, frames, seed++);
         const auto ref = frames_of(c.f, rbytes), dis = frames_of(c.f, dbytes);
+        const PageLockedFrames locked_ref(c.f, rbytes), locked_dis(c.f, dbytes);
         for (exact::CovOrder order : {exact::CovOrder::scalar, exact::CovOrder::avx2, exact::CovOrder::avx512}) {
             const auto cpu = run_backend("cpu", c.f, specs, order, ref, dis, 4);
             const auto gpu = run_backend("cuda", c.f, specs, order, ref, dis, 6, 4);
             compare(cpu, gpu, t, c.f.describe() + " " + cov_order_name(order));
+            const auto direct = run_backend("cuda", c.f, specs, order, locked_ref.pictures, locked_dis.pictures, 6, 4,
+                                            &t.direct_batches);
+            compare(cpu, direct, t, c.f.describe() + " " + cov_order_name(order) + " page-locked");
         }
     }
-    std::printf("[parity] synthetic: %lld runs, %lld values compared, %lld identical\n", t.runs, t.values, t.identical);
+    std::printf("[parity] synthetic: %lld runs, %lld values compared, %lld identical; %lld batches from page-locked frames\n",
+                t.runs, t.values, t.identical, t.direct_batches);
+    EXPECT_GT(t.direct_batches, 0);
     EXPECT_EQ(t.values, t.identical);
 }
 
