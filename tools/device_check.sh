@@ -48,7 +48,7 @@ note "== tests (host and device)"
   [ -x $bin/speedqa_io_tests ] && $bin/speedqa_io_tests
   $bin/speedqa_cuda_tests
 } >"$out/tests.log" 2>&1
-grep -E '^\[(golden|parity|fp-contract|cov-order|equivalence|arith|kernels|cli)\]|PASSED|FAILED|SKIPPED' "$out/tests.log" | tee -a "$summary"
+grep -E '^\[(golden|parity|fp-contract|cov-order|equivalence|arith|kernels|cli|hybrid)\]|PASSED|FAILED|SKIPPED' "$out/tests.log" | tee -a "$summary"
 fi
 
 clips=/tmp/speedqa-clips
@@ -88,6 +88,32 @@ for tool in memcheck racecheck; do
 done
 
 fi
+if want probe; then
+note "== device probe (start-up, pinning, bandwidth)"
+$bin/speedqa_device_probe 2>&1 | tee -a "$summary"
+fi
+
+if want cli4k; then
+note "== CLI 4K, 400 frames, wall per run (SPEEDQA_TIMING phases)"
+$bin/speedqa_bench --make-clip /tmp/r4k.yuv 3840x2160 400 1 & $bin/speedqa_bench --make-clip /tmp/d4k.yuv 3840x2160 400 2 & wait
+cat /tmp/r4k.yuv /tmp/d4k.yuv >/dev/null
+for feat in speed_chroma speed_temporal; do
+  for be in cuda auto; do
+    staging=huge
+    s0=$(date +%s.%N)
+    SPEEDQA_STAGING=$staging SPEEDQA_TIMING=1 $bin/speedqa --backend $be -r /tmp/r4k.yuv -d /tmp/d4k.yuv -w 3840 -h 2160 -p 420 -b 8 \
+      --feature $feat --json -o /tmp/t_$be.json >"$out/cli4k_${feat}_$be.log" 2>&1
+    rc=$?
+    s1=$(date +%s.%N)
+    note "-- $feat backend $be: exit $rc, wall $(awk -v a=$s0 -v b=$s1 'BEGIN{printf "%.1f ms = %.3f ms/frame", (b-a)*1000, (b-a)*1000/400}')"
+    cat "$out/cli4k_${feat}_$be.log" | tee -a "$summary"
+  done
+  cmp -s <(python3 -c "import json;print(json.load(open('/tmp/t_cuda.json'))['frames'])") \
+         <(python3 -c "import json;print(json.load(open('/tmp/t_auto.json'))['frames'])") &&
+    note "  $feat: cuda and auto JSON frames identical" || note "  $feat: cuda and auto JSON frames DIFFER"
+done
+fi
+
 if want bench; then
 note "== benchmark table"
 $bin/speedqa_bench --repeats 5 ${BENCH_ARGS:-} >"$out/bench.log" 2>&1
@@ -105,8 +131,7 @@ done
 fi
 
 if want cli; then
-note "== CLI end to end (raw 420 8-bit files in page cache). startup = wall of a 1-frame run;"
-note "   per frame = (wall of the N-frame run - startup) / (N - 1), and in brackets wall / N"
+note "== CLI end to end (raw 420 8-bit files in page cache): all in = wall of the whole run / frames"
 : >"$out/cli_timing.log"
 ms() { awk -v a=$1 -v b=$2 'BEGIN{printf "%.1f", (b - a) * 1000}'; }
 for sz in 576x324:3000 1920x1080:1200 3840x2160:400; do
@@ -114,22 +139,29 @@ for sz in 576x324:3000 1920x1080:1200 3840x2160:400; do
   $bin/speedqa_bench --make-clip /tmp/r_$size.yuv $size $n 1 & $bin/speedqa_bench --make-clip /tmp/d_$size.yuv $size $n 2 & wait
   cat /tmp/r_$size.yuv /tmp/d_$size.yuv >/dev/null
   for feat in speed_chroma speed_temporal; do
-    for backend in cpu:2 cpu:16 cuda:16; do
-      be=${backend%%:*} th=${backend##*:}
-      args="--backend $be --threads $th -q -r /tmp/r_$size.yuv -d /tmp/d_$size.yuv -w $w -h $h -p 420 -b 8 --feature $feat --json"
+    for backend in cpu:2 cpu:16 cuda auto; do
+      be=${backend%%:*} th=${backend#*:}
+      [ "$th" = "$backend" ] && th=default
+      thread_arg=""; [ $th != default ] && thread_arg="--threads $th"
+      args="--backend $be $thread_arg -q -r /tmp/r_$size.yuv -d /tmp/d_$size.yuv -w $w -h $h -p 420 -b 8 --feature $feat --json"
       s0=$(date +%s.%N); $bin/speedqa $args --frame_cnt 1 -o /tmp/one.json >>"$out/cli_timing.log" 2>&1; s1=$(date +%s.%N)
       $bin/speedqa $args -o /tmp/out_$be.json >>"$out/cli_timing.log" 2>&1
       rc=$?
       s2=$(date +%s.%N)
-      note "$(printf '%-10s %-15s %-5s threads %-3s %5d frames  startup %7s ms  per frame %8s ms  (%s)  exit %d' $size $feat $be $th $n \
-        $(ms $s0 $s1) $(awk -v a=$s0 -v b=$s1 -v c=$s2 -v n=$n 'BEGIN{printf "%.3f", ((c - b) - (b - a)) * 1000 / (n - 1)}') \
-        $(awk -v b=$s1 -v c=$s2 -v n=$n 'BEGIN{printf "%.3f", (c - b) * 1000 / n}') $rc)"
+      note "$(printf '%-10s %-15s %-5s threads %-7s %5d frames  1-frame run %7s ms  all in %8s ms/frame (wall %s ms)  exit %d' $size $feat $be $th $n \
+        $(ms $s0 $s1) $(awk -v b=$s1 -v c=$s2 -v n=$n 'BEGIN{printf "%.3f", (c - b) * 1000 / n}') $(ms $s1 $s2) $rc)"
     done
-    [ $size = 3840x2160 ] && SPEEDQA_TIMING=1 $bin/speedqa --backend cuda --threads 16 -q -r /tmp/r_$size.yuv -d /tmp/d_$size.yuv \
-      -w $w -h $h -p 420 -b 8 --feature $feat --json -o /tmp/t.json 2>&1 | tee -a "$summary"
-    cmp -s <(python3 -c "import json;print(json.load(open('/tmp/out_cpu.json'))['frames'])") \
-           <(python3 -c "import json;print(json.load(open('/tmp/out_cuda.json'))['frames'])") &&
-      note "  $size $feat: cpu and cuda JSON frames identical" || note "  $size $feat: cpu and cuda JSON frames DIFFER"
+    if [ $size = 3840x2160 ]; then
+      for be in cuda auto; do
+        SPEEDQA_TIMING=1 $bin/speedqa --backend $be -r /tmp/r_$size.yuv -d /tmp/d_$size.yuv \
+          -w $w -h $h -p 420 -b 8 --feature $feat --json -o /tmp/t.json 2>&1 | sed "s/^/  [$be] /" | tee -a "$summary"
+      done
+    fi
+    for be in cuda auto; do
+      cmp -s <(python3 -c "import json;print(json.load(open('/tmp/out_cpu.json'))['frames'])") \
+             <(python3 -c "import json;print(json.load(open('/tmp/out_$be.json'))['frames'])") &&
+        note "  $size $feat: cpu and $be JSON frames identical" || note "  $size $feat: cpu and $be JSON frames DIFFER"
+    done
   done
   rm -f /tmp/r_$size.yuv /tmp/d_$size.yuv
 done

@@ -17,10 +17,10 @@ if [ -d ../shared/testdata ]; then
 fi
 if [ "${1:-}" != "--no-build" ]; then
   cmake -S . -B build-device -G Ninja -DSPEEDQA_CUDA=ON -DCMAKE_BUILD_TYPE=Release >/dev/null
-  ninja -C build-device speedqa_cli speedqa_tests speedqa_io_tests speedqa_cuda_tests speedqa_bench
+  ninja -C build-device speedqa_cli speedqa_tests speedqa_io_tests speedqa_cuda_tests speedqa_bench speedqa_device_probe
   rm -rf .device/bin && mkdir -p .device/bin
   cp build-device/speedqa build-device/tests/speedqa_tests build-device/tests/speedqa_cuda_tests \
-     build-device/bench/speedqa_bench .device/bin/
+     build-device/bench/speedqa_bench build-device/bench/speedqa_device_probe .device/bin/
   cp build-device/tests/speedqa_io_tests .device/bin/ 2>/dev/null || true
   strip .device/bin/* 2>/dev/null || true
 fi
