@@ -174,6 +174,22 @@ TEST_F(Cli, ThreadsFrameCountAndNoOutputFile) {
     EXPECT_EQ(plain.out.rfind("speed_chroma_u: ", 0), 0u) << plain.out;
 }
 
+// --backend auto: the CPU engine starts while the CUDA engine (where there is
+// a device) starts beside it; whichever scores a frame, the values are the
+// CPU engine's, and the run says which engine scored how many frames.
+TEST_F(Cli, AutoBackendGivesTheCpuValuesAndSaysWhoScored) {
+    const std::string args = v1() + " --feature speed_temporal --feature speed_chroma --json --precision max -o -";
+    const Result cpu = run(args + " --backend cpu");
+    const Result autob = run(args + " --backend auto --threads 2");
+    ASSERT_EQ(cpu.status, 0) << cpu.err;
+    ASSERT_EQ(autob.status, 0) << autob.err;
+    EXPECT_EQ(json::parse(cpu.out)["frames"], json::parse(autob.out)["frames"]);
+    // with the CUDA engine built: "auto: N frames on cpu (...)"; without: "using the CPU engine (why)"
+    const bool says = autob.err.find("frames on cpu") != std::string::npos ||
+                      autob.err.find("backend auto: using the CPU engine (") != std::string::npos;
+    EXPECT_TRUE(says) << autob.err;
+}
+
 TEST_F(Cli, VersionAndHelp) {
     EXPECT_EQ(run("--version").status, 0);
     const Result h = run("--help");

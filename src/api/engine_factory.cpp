@@ -1,5 +1,9 @@
 #include "api/engine_factory.hpp"
 
+#include <algorithm>
+#include <thread>
+
+#include "core/hybrid_engine.hpp"
 #include "core/error.hpp"
 #include "cpu/cpu_engine.hpp"
 #ifdef SPEEDQA_HAVE_CUDA
@@ -25,34 +29,60 @@ bool cuda_available(std::string* why) {
 #endif
 }
 
+namespace {
+
+int all_cores() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+
+std::unique_ptr<Engine> make_cpu_engine(const VideoFormat& format, const std::vector<FeatureSpec>& features,
+                                        exact::CovOrder order, int threads, bool full_frame) {
+    cpu::CpuEngineConfig cfg;
+    cfg.threads = threads;
+    cfg.order = order;
+    cfg.full_frame = full_frame;
+    return std::make_unique<cpu::CpuEngine>(format, features, cfg);
+}
+
+std::unique_ptr<Engine> make_cuda_engine(const VideoFormat& format, const std::vector<FeatureSpec>& features,
+                                         exact::CovOrder order, const EngineChoice& choice, const std::string& context) {
+    std::string why;
+    if (!cuda_available(&why)) throw Error(context + why);
+#ifdef SPEEDQA_HAVE_CUDA
+    cuda::CudaEngineConfig cfg;
+    cfg.order = order;
+    cfg.batch = choice.batch;
+    // staging and the log2 tail: every core unless told otherwise
+    cfg.host_threads = choice.threads > 0 ? choice.threads : all_cores();
+    return cuda::make_cuda_engine(format, features, cfg);
+#else
+    (void)format, (void)features, (void)order, (void)choice;
+    throw Error(context + "this build of speedqa has no CUDA engine");
+#endif
+}
+
+}  // namespace
+
 std::unique_ptr<Engine> make_engine(const VideoFormat& format, const std::vector<FeatureSpec>& features,
                                     const EngineChoice& choice, std::string* note) {
     const exact::CovOrder order = resolve_cov_order(choice);
-    std::string backend = choice.backend;
+    const std::string& backend = choice.backend;
     if (backend == "auto") {
-        std::string why;
-        backend = cuda_available(&why) ? "cuda" : "cpu";
-        if (note) *note = backend == "cuda" ? "backend auto: using the CUDA engine"
-                                            : "backend auto: using the CPU engine (" + why + ")";
-    }
-    if (backend == "cpu" || backend == "cpu-reference") {
-        cpu::CpuEngineConfig cfg;
-        cfg.threads = choice.threads;
-        cfg.order = order;
-        cfg.full_frame = backend == "cpu-reference";
-        return std::make_unique<cpu::CpuEngine>(format, features, cfg);
-    }
-    if (backend == "cuda") {
-        std::string why;
-        if (!cuda_available(&why)) throw Error("--backend cuda: " + why);
+        const int threads = choice.threads > 0 ? choice.threads : all_cores();
+        auto cpu = make_cpu_engine(format, features, order, threads, false);
 #ifdef SPEEDQA_HAVE_CUDA
-        cuda::CudaEngineConfig cfg;
-        cfg.order = order;
-        cfg.batch = choice.batch;
-        cfg.host_threads = choice.threads;
-        return cuda::make_cuda_engine(format, features, cfg);
+        if (note) *note = "backend auto: the CPU engine starts at once; the CUDA engine takes over when its device is ready";
+        return std::make_unique<HybridEngine>(
+            std::move(cpu), [=] { return make_cuda_engine(format, features, order, choice, ""); }, metric_count(features),
+            2 * threads);
+#else
+        std::string why;
+        cuda_available(&why);
+        if (note) *note = "backend auto: using the CPU engine (" + why + ")";
+        return cpu;
 #endif
     }
+    if (backend == "cpu" || backend == "cpu-reference")
+        return make_cpu_engine(format, features, order, choice.threads > 0 ? choice.threads : 1, backend == "cpu-reference");
+    if (backend == "cuda") return make_cuda_engine(format, features, order, choice, "--backend cuda: ");
     throw Error("unknown backend \"" + choice.backend + "\" (expected cpu, cuda, auto or cpu-reference)");
 }
 

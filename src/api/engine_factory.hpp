@@ -11,7 +11,7 @@ namespace speedqa {
 
 struct EngineChoice {
     std::string backend = "cpu";  // cpu, cuda, auto; cpu-reference = the straightforward full-frame path
-    int threads = 1;
+    int threads = 0;              // 0: the CPU engine 1 (vmaf's default); CUDA and auto: every core
     unsigned cpumask = 0;
     std::string cov_order;        // "" = as the reference would pick on this CPU
     int batch = 0;                // CUDA: frames per graph replay (0 = default)

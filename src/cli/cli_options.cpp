@@ -49,7 +49,7 @@ ParseResult parse_command_line(int argc, char** argv, Settings& s) {
     app.add_flag("--csv", csv, "Write CSV");
     app.add_flag("--sub", sub, "Write subtitles");
     app.add_option("--precision", precision, "Digits after the point for every value, or 'max' (%.17g, round-trip)");
-    app.add_option("--threads", threads, "Frames in parallel (CPU engine; default 1)");
+    app.add_option("--threads", threads, "Threads: frames in parallel on the CPU engine (default 1, as vmaf); host threads of the CUDA engine (default: every core)");
     app.add_option("--cpumask", cpumask, "Restrict instruction sets like libvmaf: 8 = no AVX2, 16 = no AVX-512");
     app.add_option("--frame_cnt", frame_cnt, "Score at most this many frames");
     app.add_option("--frame_skip_ref", skip_ref, "Skip the first N reference frames");

@@ -18,7 +18,7 @@ struct Settings {
     std::string output;                // "" = no file (pooled means go to stdout)
     io::OutputFormat format = io::OutputFormat::xml;
     io::Precision precision;
-    int threads = 1;
+    int threads = 0;  // not given: CPU engine 1 thread (vmaf's default); cuda and auto every core
     unsigned cpumask = 0;
     unsigned frame_cnt = 0, frame_skip_ref = 0, frame_skip_dist = 0, subsample = 0;
     bool quiet = false;

@@ -137,6 +137,12 @@ int run(const Settings& s) {
     for (unsigned i = 0; i < s.frame_skip_dist; i++)
         if (!dis->next()) break;
 
+    if (ref->frame_count() >= 0 && dis->frame_count() >= 0) {
+        long long n = std::min(ref->frame_count() - static_cast<long long>(s.frame_skip_ref),
+                               dis->frame_count() - static_cast<long long>(s.frame_skip_dist));
+        if (s.frame_cnt) n = std::min<long long>(n, s.frame_cnt);
+        engine->expect_frames(std::max(0LL, n));
+    }
     const int metrics = metric_count(features);
     // --batch sets the engine's batch; the command hands it several at once
     int batch_size = std::max(engine->preferred_batch(), twin ? twin->preferred_batch() : 0);
@@ -158,6 +164,9 @@ int run(const Settings& s) {
     long long index = 0;
     bool ended = false;
     while (!ended) {
+        // (auto: the batch grows to the device engine's once it has taken over)
+        if (ref->frame_count() >= 0 && dis->frame_count() >= 0)
+            batch_size = std::max(batch_size, engine->preferred_batch());
         batch_ref.clear();
         batch_dis.clear();
         while (static_cast<int>(batch_ref.size()) < batch_size) {
@@ -221,6 +230,7 @@ int run(const Settings& s) {
                      engine->unconverged_images());
 
     if (twin) return report_parity(table.metric_names, scores, twin_scores, index, s.quiet);
+    if (s.backend == "auto" && !s.quiet) std::fprintf(stderr, "%s\n", engine->describe().c_str());
 
     if (!s.output.empty()) {
         io::write_scores_file(s.output, s.format, table, s.precision);
@@ -237,6 +247,15 @@ int run(const Settings& s) {
             }
             std::printf("%s: %f\n", table.metric_names[m].c_str(), sum / n);
         }
+    }
+    // The output is written and closed. Releasing a GPU (context, pinned
+    // staging) costs tens of milliseconds, and on a short clip with auto the
+    // CUDA engine may still be starting, which would have to finish first:
+    // the process leaves without either; the system reclaims it all.
+    if (engine->holds_device() || engine->device_start_pending()) {
+        std::fflush(stdout);
+        std::fflush(stderr);
+        std::_Exit(0);
     }
     return 0;
 }
