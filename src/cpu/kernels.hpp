@@ -49,6 +49,18 @@ struct Kernels {
 };
 
 const Kernels& kernels_c();
+// Per-thread scratch of the SIMD covariance kernels, grown to the largest
+// request and kept. It lives in a file built for the baseline ISA: a file
+// built with -mavx512f must instantiate no standard-library template (a
+// vector's resize, say), because the linker keeps one copy of each for the
+// whole program and may keep the AVX-512 one, which then faults on CPUs
+// without it. (ctest's SimdObjectsShareNoCode checks those objects.)
+struct CovScratch {
+    double* centred;
+    int* js;
+    int* row_js;
+};
+CovScratch cov_scratch(size_t centred_doubles, size_t js_ints, size_t row_js_ints);
 // The C reference's vertical pass for columns [from, n) only: the SIMD
 // variants finish their last columns with it.
 void vertical_columns_c(const VerticalArgs& args, int from);

@@ -2,6 +2,7 @@
 // element by element.
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 #include "cpu/kernels.hpp"
 #include "exact/convert.hpp"
@@ -68,6 +69,15 @@ const Kernels kC{"c", vertical_c, cov_rows_c, sums_row_c, matmul_c};
 }  // namespace
 
 const Kernels& kernels_c() { return kC; }
+
+CovScratch cov_scratch(size_t centred_doubles, size_t js_ints, size_t row_js_ints) {
+    thread_local std::vector<double> centred;
+    thread_local std::vector<int> js, row_js;
+    if (centred.size() < centred_doubles) centred.resize(centred_doubles);
+    if (js.size() < js_ints) js.resize(js_ints);
+    if (row_js.size() < row_js_ints) row_js.resize(row_js_ints);
+    return {centred.data(), js.data(), row_js.data()};
+}
 
 #if !defined(SPEEDQA_HAVE_X86_KERNELS)
 const Kernels* kernels_avx2() { return nullptr; }

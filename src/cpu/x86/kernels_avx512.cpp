@@ -7,7 +7,6 @@
 #include <immintrin.h>
 
 #include <utility>
-#include <vector>
 
 #include "cpu/cpu_features.hpp"
 #include "cpu/kernels.hpp"
@@ -136,25 +135,24 @@ inline void advance_run(double* a, const double* centred, const int* js, int n) 
 
 void cov_rows_avx512(const float* img, int stride, int i0, int rows, int sub_w, const double* mean,
                      const exact::CovLayout& l, double* acc) {
-    thread_local std::vector<double> centred;  // grows to the largest strip once
-    thread_local std::vector<int> js, row_js;
     const size_t positions = static_cast<size_t>(rows) * sub_w;
-    if (centred.size() < positions * kCovPad) centred.resize(positions * kCovPad);
-    if (js.size() < positions) js.resize(positions);
-    if (row_js.size() < static_cast<size_t>(sub_w)) row_js.resize(static_cast<size_t>(sub_w));
+    const CovScratch scratch = cov_scratch(positions * kCovPad, positions, static_cast<size_t>(sub_w));
+    double* const centred = scratch.centred;
+    int* const js = scratch.js;
+    int* const row_js = scratch.row_js;
     for (int r = 0; r < rows; r++)
-        centred_row(img, stride, i0 + r, sub_w, mean, centred.data() + static_cast<size_t>(r) * sub_w * kCovPad);
+        centred_row(img, stride, i0 + r, sub_w, mean, centred + static_cast<size_t>(r) * sub_w * kCovPad);
     // each slot's positions in the strip, row by row, in order; the
     // accumulators stay in registers for the whole run
     for (int s = 0; s < l.slots(); s++) {
-        const int per_row = l.columns(s, sub_w, row_js.data());
+        const int per_row = l.columns(s, sub_w, row_js);
         if (per_row == 0) continue;
         int n = 0;
         for (int r = 0; r < rows; r++)
             for (int q = 0; q < per_row; q++) js[static_cast<size_t>(n++)] = r * sub_w + row_js[static_cast<size_t>(q)];
         double* a = acc + static_cast<ptrdiff_t>(s) * kCovSlotDoubles;
-        if (l.fused(s)) advance_run<true>(a, centred.data(), js.data(), n);
-        else advance_run<false>(a, centred.data(), js.data(), n);
+        if (l.fused(s)) advance_run<true>(a, centred, js, n);
+        else advance_run<false>(a, centred, js, n);
     }
 }
 
