@@ -8,6 +8,7 @@
 #include "exact/solve.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace speedqa::cpu {
 namespace {
@@ -71,40 +72,98 @@ void vertical_avx2(const VerticalArgs& g) {
     else (g.diff ? vertical_mode<4> : vertical_mode<3>)(g);
 }
 
-template <bool Fused>
-inline void advance(double* a, const double* c) {
-    for (int x = 0; x < kBlockElems; x++) {
-        const __m256d cx = _mm256_set1_pd(c[x]);
-        double* row = a + x * kCovPad;
-        for (int v = 0; v <= x / 4; v++) {
-            const __m256d cv = _mm256_load_pd(c + 4 * v);
-            const __m256d acc = _mm256_loadu_pd(row + 4 * v);
-            const __m256d r = Fused ? _mm256_fmadd_pd(cx, cv, acc) : _mm256_add_pd(acc, _mm256_mul_pd(cx, cv));
-            _mm256_storeu_pd(row + 4 * v, r);
-        }
-    }
-}
-
-void cov_row_avx2(const float* img, int stride, int i, int sub_w, const double* mean, const exact::CovLayout& l,
-                  double* acc) {
-    alignas(32) double c[kCovPad] = {};
+// The 25 centred samples (x - mean, in double) of every position of the
+// row, 32 doubles a position (lanes 25..31 zero).
+inline void centred_row(const float* img, int stride, int i, int sub_w, const double* mean, double* out) {
     for (int j = 0; j < sub_w; j++) {
+        double* c = out + static_cast<ptrdiff_t>(j) * kCovPad;
+        _mm256_storeu_pd(c + 24, _mm256_setzero_pd());
+        _mm256_storeu_pd(c + 28, _mm256_setzero_pd());
         for (int rb = 0; rb < kBlock; rb++) {
             const float* p = img + static_cast<ptrdiff_t>(i + rb) * stride + j;
             const __m256d d = _mm256_sub_pd(_mm256_cvtps_pd(_mm_loadu_ps(p)), _mm256_loadu_pd(mean + rb * kBlock));
             _mm256_storeu_pd(c + rb * kBlock, d);
             c[rb * kBlock + 4] = static_cast<double>(p[4]) - mean[rb * kBlock + 4];
         }
-        const int s = l.slot(j);
-        double* a = acc + static_cast<ptrdiff_t>(s) * kCovSlotDoubles;
-        if (l.fused(s)) advance<true>(a, c);
-        else advance<false>(a, c);
     }
+}
+
+// A register tile of accumulators: pairs with x in [X0, X1), y in whole
+// vectors of 4 up to x. Its chains advance over a run of positions with the
+// accumulators held in registers; each chain still gets its terms in order.
+// (The AVX-512 variant's tiles, for 16 ymm registers.)
+constexpr int tile_size(int x0, int x1) {
+    int n = 0;
+    for (int x = x0; x < x1; x++) n += x / 4 + 1;
+    return n;
+}
+
+template <int X0, int X1>
+struct TileMap {
+    int x[tile_size(X0, X1)];
+    int v[tile_size(X0, X1)];
+    constexpr TileMap() : x(), v() {
+        int k = 0;
+        for (int xx = X0; xx < X1; xx++)
+            for (int vv = 0; vv <= xx / 4; vv++) x[k] = xx, v[k] = vv, k++;
+    }
+};
+
+template <int X0, int X1, bool Fused, size_t... K>
+inline void tile_run(double* a, const double* centred, const int* js, int n, std::index_sequence<K...>) {
+    constexpr TileMap<X0, X1> map;
+    __m256d acc[sizeof...(K)];
+    ((acc[K] = _mm256_loadu_pd(a + map.x[K] * kCovPad + map.v[K] * 4)), ...);
+    for (int p = 0; p < n; p++) {
+        const double* c = centred + static_cast<ptrdiff_t>(js[p]) * kCovPad;
+        if constexpr (Fused)
+            ((acc[K] = _mm256_fmadd_pd(_mm256_broadcast_sd(c + map.x[K]), _mm256_loadu_pd(c + 4 * map.v[K]), acc[K])), ...);
+        else
+            ((acc[K] = _mm256_add_pd(acc[K], _mm256_mul_pd(_mm256_broadcast_sd(c + map.x[K]), _mm256_loadu_pd(c + 4 * map.v[K])))),
+             ...);
+    }
+    ((_mm256_storeu_pd(a + map.x[K] * kCovPad + map.v[K] * 4, acc[K])), ...);
+}
+
+template <int X0, int X1, bool Fused>
+inline void tile(double* a, const double* centred, const int* js, int n) {
+    tile_run<X0, X1, Fused>(a, centred, js, n, std::make_index_sequence<tile_size(X0, X1)>());
+}
+
+// 91 accumulators in 9 tiles of 7 to 12
+template <bool Fused>
+inline void advance_run(double* a, const double* centred, const int* js, int n) {
+    tile<0, 8, Fused>(a, centred, js, n);
+    tile<8, 11, Fused>(a, centred, js, n);
+    tile<11, 14, Fused>(a, centred, js, n);
+    tile<14, 16, Fused>(a, centred, js, n);
+    tile<16, 18, Fused>(a, centred, js, n);
+    tile<18, 20, Fused>(a, centred, js, n);
+    tile<20, 22, Fused>(a, centred, js, n);
+    tile<22, 24, Fused>(a, centred, js, n);
+    tile<24, 25, Fused>(a, centred, js, n);
 }
 
 void cov_rows_avx2(const float* img, int stride, int i0, int rows, int sub_w, const double* mean,
                    const exact::CovLayout& l, double* acc) {
-    for (int i = i0; i < i0 + rows; i++) cov_row_avx2(img, stride, i, sub_w, mean, l, acc);
+    const size_t positions = static_cast<size_t>(rows) * sub_w;
+    const CovScratch scratch = cov_scratch(positions * kCovPad, positions, static_cast<size_t>(sub_w));
+    double* const centred = scratch.centred;
+    int* const js = scratch.js;
+    int* const row_js = scratch.row_js;
+    for (int r = 0; r < rows; r++)
+        centred_row(img, stride, i0 + r, sub_w, mean, centred + static_cast<size_t>(r) * sub_w * kCovPad);
+    // each slot's positions in the strip, row by row, in order
+    for (int s = 0; s < l.slots(); s++) {
+        const int per_row = l.columns(s, sub_w, row_js);
+        if (per_row == 0) continue;
+        int n = 0;
+        for (int r = 0; r < rows; r++)
+            for (int q = 0; q < per_row; q++) js[n++] = r * sub_w + row_js[q];
+        double* a = acc + static_cast<ptrdiff_t>(s) * kCovSlotDoubles;
+        if (l.fused(s)) advance_run<true>(a, centred, js, n);
+        else advance_run<false>(a, centred, js, n);
+    }
 }
 
 void sums_row_avx2(const float* img, int stride, int i, int sub_w, float* sums) {
