@@ -114,6 +114,31 @@ for feat in speed_chroma speed_temporal; do
 done
 fi
 
+if want clilong; then
+note "== CLI on a long 4K clip (1000 frames, raw 420 8-bit in page cache): cpu 16 threads, cuda, auto"
+$bin/speedqa_bench --make-clip /tmp/rl.yuv 3840x2160 1000 1 & $bin/speedqa_bench --make-clip /tmp/dl.yuv 3840x2160 1000 2 & wait
+cat /tmp/rl.yuv /tmp/dl.yuv >/dev/null
+for feat in speed_chroma speed_temporal; do
+  for backend in cpu:16 cuda auto; do
+    be=${backend%%:*} th=${backend#*:}
+    thread_arg=""; [ "$th" != "$backend" ] && thread_arg="--threads $th"
+    s0=$(date +%s.%N)
+    SPEEDQA_TIMING=1 $bin/speedqa --backend $be $thread_arg -r /tmp/rl.yuv -d /tmp/dl.yuv -w 3840 -h 2160 -p 420 -b 8 \
+      --feature $feat --json -o /tmp/long_$be.json >"$out/clilong_${feat}_$be.log" 2>&1
+    rc=$?
+    s1=$(date +%s.%N)
+    note "$(printf '%-15s %-5s exit %d  wall %s' $feat $be $rc "$(awk -v a=$s0 -v b=$s1 'BEGIN{printf "%.1f ms = %.3f ms/frame all in", (b-a)*1000, (b-a)*1000/1000}')")"
+    grep -E '^auto:|score all|create engine' "$out/clilong_${feat}_$be.log" | sed 's/^/    /' | tee -a "$summary"
+  done
+  for be in cuda auto; do
+    cmp -s <(python3 -c "import json;print(json.load(open('/tmp/long_cpu.json'))['frames'])") \
+           <(python3 -c "import json;print(json.load(open('/tmp/long_$be.json'))['frames'])") &&
+      note "  $feat: cpu and $be JSON frames identical" || note "  $feat: cpu and $be JSON frames DIFFER"
+  done
+done
+rm -f /tmp/rl.yuv /tmp/dl.yuv
+fi
+
 if want bench; then
 note "== benchmark table"
 $bin/speedqa_bench --repeats 5 ${BENCH_ARGS:-} >"$out/bench.log" 2>&1
