@@ -287,38 +287,8 @@ int make_clip(int argc, char** argv) {
     return std::fclose(out) == 0 ? 0 : 1;
 }
 
-// --h2d-test: host-to-device bandwidth for the copy sizes the engine uses.
-int h2d_test() {
-#ifdef SPEEDQA_HAVE_CUDA
-    for (size_t mb : {8, 64, 192, 512}) {
-        const size_t bytes = mb << 20;
-        void *h = nullptr, *d = nullptr;
-        if (cudaMallocHost(&h, bytes) != cudaSuccess || cudaMalloc(&d, bytes) != cudaSuccess) return 1;
-        std::memset(h, 1, bytes);
-        cudaStream_t st;
-        cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking);
-        cudaEvent_t a, b;
-        cudaEventCreate(&a), cudaEventCreate(&b);
-        float best = 1e9f;
-        for (int i = 0; i < 6; i++) {
-            cudaEventRecord(a, st);
-            cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice, st);
-            cudaEventRecord(b, st);
-            cudaEventSynchronize(b);
-            float t = 0;
-            cudaEventElapsedTime(&t, a, b);
-            best = std::min(best, t);
-        }
-        std::printf("h2d %4zu MB on a non-blocking stream: %.1f GB/s\n", mb, bytes / (best * 1e-3) / 1e9);
-        cudaFree(d), cudaFreeHost(h), cudaStreamDestroy(st);
-    }
-#endif
-    return 0;
-}
-
 int main(int argc, char** argv) {
     if (argc > 1 && std::string(argv[1]) == "--make-clip") return make_clip(argc, argv);
-    if (argc > 1 && std::string(argv[1]) == "--h2d-test") return h2d_test();
     std::string sizes = "576x324,1920x1080,3840x2160", features = "speed_chroma,speed_temporal";
     std::string engines = "cpu-reference:1,cpu:1,cpu:2,cuda,cuda-pinned,auto";
     int repeats = 5, bitdepth = 8, cuda_cycles = 10;

@@ -39,6 +39,15 @@ fi
 export SPEEDQA_REPO_TESTDATA=$PWD/testdata
 
 sections=${SECTIONS:-tests,parity,sanitizer,bench,stages,cli}
+# same_frames A B LABEL: notes whether two JSON score files hold identical frames
+same_frames() {
+  if cmp -s <(python3 -c "import json,sys;print(json.load(open(sys.argv[1]))['frames'])" "$1") \
+            <(python3 -c "import json,sys;print(json.load(open(sys.argv[1]))['frames'])" "$2"); then
+    note "  $3: JSON frames identical"
+  else
+    note "  $3: JSON frames DIFFER"
+  fi
+}
 want() { [[ ",$sections," == *",$1,"* ]]; }
 
 if want tests; then
@@ -108,9 +117,7 @@ for feat in speed_chroma speed_temporal; do
     note "-- $feat backend $be: exit $rc, wall $(awk -v a=$s0 -v b=$s1 'BEGIN{printf "%.1f ms = %.3f ms/frame", (b-a)*1000, (b-a)*1000/400}')"
     cat "$out/cli4k_${feat}_$be.log" | tee -a "$summary"
   done
-  cmp -s <(python3 -c "import json;print(json.load(open('/tmp/t_cuda.json'))['frames'])") \
-         <(python3 -c "import json;print(json.load(open('/tmp/t_auto.json'))['frames'])") &&
-    note "  $feat: cuda and auto JSON frames identical" || note "  $feat: cuda and auto JSON frames DIFFER"
+  same_frames /tmp/t_cuda.json /tmp/t_auto.json "$feat: cuda and auto"
 done
 fi
 
@@ -130,11 +137,7 @@ for feat in speed_chroma speed_temporal; do
     note "$(printf '%-15s %-5s exit %d  wall %s' $feat $be $rc "$(awk -v a=$s0 -v b=$s1 'BEGIN{printf "%.1f ms = %.3f ms/frame all in", (b-a)*1000, (b-a)*1000/1000}')")"
     grep -E '^auto:|score all|create engine' "$out/clilong_${feat}_$be.log" | sed 's/^/    /' | tee -a "$summary"
   done
-  for be in cuda auto; do
-    cmp -s <(python3 -c "import json;print(json.load(open('/tmp/long_cpu.json'))['frames'])") \
-           <(python3 -c "import json;print(json.load(open('/tmp/long_$be.json'))['frames'])") &&
-      note "  $feat: cpu and $be JSON frames identical" || note "  $feat: cpu and $be JSON frames DIFFER"
-  done
+  for be in cuda auto; do same_frames /tmp/long_cpu.json /tmp/long_$be.json "$feat: cpu and $be"; done
 done
 rm -f /tmp/rl.yuv /tmp/dl.yuv
 fi
@@ -146,7 +149,7 @@ cat "$out/bench.log" | tee -a "$summary"
 fi
 
 if want stages; then
-$bin/speedqa_bench --h2d-test 2>&1 | tee -a "$summary"
+$bin/speedqa_device_probe 2>&1 | grep -E 'h2d' | tee -a "$summary"
 note "== CUDA stage times (SPEEDQA_CUDA_STAGES=1, graphs off, one lane), 4K, 48 frames"
 for feat in speed_chroma speed_temporal; do
   note "-- $feat"
@@ -182,11 +185,7 @@ for sz in 576x324:3000 1920x1080:1200 3840x2160:400; do
           -w $w -h $h -p 420 -b 8 --feature $feat --json -o /tmp/t.json 2>&1 | sed "s/^/  [$be] /" | tee -a "$summary"
       done
     fi
-    for be in cuda auto; do
-      cmp -s <(python3 -c "import json;print(json.load(open('/tmp/out_cpu.json'))['frames'])") \
-             <(python3 -c "import json;print(json.load(open('/tmp/out_$be.json'))['frames'])") &&
-        note "  $size $feat: cpu and $be JSON frames identical" || note "  $size $feat: cpu and $be JSON frames DIFFER"
-    done
+    for be in cuda auto; do same_frames /tmp/out_cpu.json /tmp/out_$be.json "$size $feat: cpu and $be"; done
   done
   rm -f /tmp/r_$size.yuv /tmp/d_$size.yuv
 done

@@ -144,6 +144,8 @@ inline void advance_run(double* a, const double* centred, const int* js, int n) 
     tile<24, 25, Fused>(a, centred, js, n);
 }
 
+constexpr int kChunk = 48;  // positions: 48 x 256 bytes of centred samples
+
 void cov_rows_avx2(const float* img, int stride, int i0, int rows, int sub_w, const double* mean,
                    const exact::CovLayout& l, double* acc) {
     const size_t positions = static_cast<size_t>(rows) * sub_w;
@@ -161,8 +163,12 @@ void cov_rows_avx2(const float* img, int stride, int i0, int rows, int sub_w, co
         for (int r = 0; r < rows; r++)
             for (int q = 0; q < per_row; q++) js[n++] = r * sub_w + row_js[q];
         double* a = acc + static_cast<ptrdiff_t>(s) * kCovSlotDoubles;
-        if (l.fused(s)) advance_run<true>(a, centred, js, n);
-        else advance_run<false>(a, centred, js, n);
+        // all tiles over a chunk of positions whose samples stay in L1, then the next
+        for (int p0 = 0; p0 < n; p0 += kChunk) {
+            const int m = std::min(kChunk, n - p0);
+            if (l.fused(s)) advance_run<true>(a, centred, js + p0, m);
+            else advance_run<false>(a, centred, js + p0, m);
+        }
     }
 }
 

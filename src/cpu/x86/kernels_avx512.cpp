@@ -6,6 +6,7 @@
 // the same bits as the reference's conv(a) - conv(b).
 #include <immintrin.h>
 
+#include <algorithm>
 #include <utility>
 
 #include "cpu/cpu_features.hpp"
@@ -133,6 +134,8 @@ inline void advance_run(double* a, const double* centred, const int* js, int n) 
     tile_run<22, 25, Fused>(a, centred, js, n, std::make_index_sequence<tile_size(22, 25)>());
 }
 
+constexpr int kChunk = 48;  // positions: 48 x 256 bytes of centred samples
+
 void cov_rows_avx512(const float* img, int stride, int i0, int rows, int sub_w, const double* mean,
                      const exact::CovLayout& l, double* acc) {
     const size_t positions = static_cast<size_t>(rows) * sub_w;
@@ -151,8 +154,12 @@ void cov_rows_avx512(const float* img, int stride, int i0, int rows, int sub_w, 
         for (int r = 0; r < rows; r++)
             for (int q = 0; q < per_row; q++) js[static_cast<size_t>(n++)] = r * sub_w + row_js[static_cast<size_t>(q)];
         double* a = acc + static_cast<ptrdiff_t>(s) * kCovSlotDoubles;
-        if (l.fused(s)) advance_run<true>(a, centred, js, n);
-        else advance_run<false>(a, centred, js, n);
+        // all tiles over a chunk of positions whose samples stay in L1, then the next
+        for (int p0 = 0; p0 < n; p0 += kChunk) {
+            const int m = std::min(kChunk, n - p0);
+            if (l.fused(s)) advance_run<true>(a, centred, js + p0, m);
+            else advance_run<false>(a, centred, js + p0, m);
+        }
     }
 }
 
