@@ -4,6 +4,7 @@
 
 #include "cpu/cpu_features.hpp"
 #include "cpu/kernels.hpp"
+#include "cpu/x86/cov_tiles.hpp"
 #include "exact/convert.hpp"
 #include "exact/solve.hpp"
 
@@ -88,30 +89,10 @@ inline void centred_row(const float* img, int stride, int i, int sub_w, const do
     }
 }
 
-// A register tile of accumulators: pairs with x in [X0, X1), y in whole
-// vectors of 4 up to x. Its chains advance over a run of positions with the
-// accumulators held in registers; each chain still gets its terms in order.
-// (The AVX-512 variant's tiles, for 16 ymm registers.)
-constexpr int tile_size(int x0, int x1) {
-    int n = 0;
-    for (int x = x0; x < x1; x++) n += x / 4 + 1;
-    return n;
-}
-
-template <int X0, int X1>
-struct TileMap {
-    int x[tile_size(X0, X1)];
-    int v[tile_size(X0, X1)];
-    constexpr TileMap() : x(), v() {
-        int k = 0;
-        for (int xx = X0; xx < X1; xx++)
-            for (int vv = 0; vv <= xx / 4; vv++) x[k] = xx, v[k] = vv, k++;
-    }
-};
-
+// (Register tiles as the AVX-512 variant's, for 16 ymm registers: cov_tiles.hpp.)
 template <int X0, int X1, bool Fused, size_t... K>
 inline void tile_run(double* a, const double* centred, const int* js, int n, std::index_sequence<K...>) {
-    constexpr TileMap<X0, X1> map;
+    constexpr TileMap<4, X0, X1> map;
     __m256d acc[sizeof...(K)];
     ((acc[K] = _mm256_loadu_pd(a + map.x[K] * kCovPad + map.v[K] * 4)), ...);
     for (int p = 0; p < n; p++) {
@@ -127,7 +108,7 @@ inline void tile_run(double* a, const double* centred, const int* js, int n, std
 
 template <int X0, int X1, bool Fused>
 inline void tile(double* a, const double* centred, const int* js, int n) {
-    tile_run<X0, X1, Fused>(a, centred, js, n, std::make_index_sequence<tile_size(X0, X1)>());
+    tile_run<X0, X1, Fused>(a, centred, js, n, std::make_index_sequence<tile_size<4>(X0, X1)>());
 }
 
 // 91 accumulators in 9 tiles of 7 to 12
@@ -144,32 +125,13 @@ inline void advance_run(double* a, const double* centred, const int* js, int n) 
     tile<24, 25, Fused>(a, centred, js, n);
 }
 
-constexpr int kChunk = 48;  // positions: 48 x 256 bytes of centred samples
-
 void cov_rows_avx2(const float* img, int stride, int i0, int rows, int sub_w, const double* mean,
                    const exact::CovLayout& l, double* acc) {
-    const size_t positions = static_cast<size_t>(rows) * sub_w;
-    const CovScratch scratch = cov_scratch(positions * kCovPad, positions, static_cast<size_t>(sub_w));
-    double* const centred = scratch.centred;
-    int* const js = scratch.js;
-    int* const row_js = scratch.row_js;
-    for (int r = 0; r < rows; r++)
-        centred_row(img, stride, i0 + r, sub_w, mean, centred + static_cast<size_t>(r) * sub_w * kCovPad);
-    // each slot's positions in the strip, row by row, in order
-    for (int s = 0; s < l.slots(); s++) {
-        const int per_row = l.columns(s, sub_w, row_js);
-        if (per_row == 0) continue;
-        int n = 0;
-        for (int r = 0; r < rows; r++)
-            for (int q = 0; q < per_row; q++) js[n++] = r * sub_w + row_js[q];
-        double* a = acc + static_cast<ptrdiff_t>(s) * kCovSlotDoubles;
-        // all tiles over a chunk of positions whose samples stay in L1, then the next
-        for (int p0 = 0; p0 < n; p0 += kChunk) {
-            const int m = std::min(kChunk, n - p0);
-            if (l.fused(s)) advance_run<true>(a, centred, js + p0, m);
-            else advance_run<false>(a, centred, js + p0, m);
-        }
-    }
+    cov_rows_tiled(img, stride, i0, rows, sub_w, mean, l, acc, centred_row,
+                   [](bool fused, double* a, const double* centred, const int* js, int n) {
+                       if (fused) advance_run<true>(a, centred, js, n);
+                       else advance_run<false>(a, centred, js, n);
+                   });
 }
 
 void sums_row_avx2(const float* img, int stride, int i, int sub_w, float* sums) {

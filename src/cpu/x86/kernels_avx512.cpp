@@ -11,6 +11,7 @@
 
 #include "cpu/cpu_features.hpp"
 #include "cpu/kernels.hpp"
+#include "cpu/x86/cov_tiles.hpp"
 #include "exact/convert.hpp"
 
 namespace speedqa::cpu {
@@ -89,29 +90,9 @@ inline void centred_row(const float* img, int stride, int i, int sub_w, const do
     }
 }
 
-// A register tile of accumulators: pairs with x in [X0, X1), y in whole
-// vectors of 8 up to x. Its chains advance over a run of positions with the
-// accumulators held in registers; each chain still gets its terms in order.
-constexpr int tile_size(int x0, int x1) {
-    int n = 0;
-    for (int x = x0; x < x1; x++) n += x / 8 + 1;
-    return n;
-}
-
-template <int X0, int X1>
-struct TileMap {
-    int x[tile_size(X0, X1)];
-    int v[tile_size(X0, X1)];
-    constexpr TileMap() : x(), v() {
-        int k = 0;
-        for (int xx = X0; xx < X1; xx++)
-            for (int vv = 0; vv <= xx / 8; vv++) x[k] = xx, v[k] = vv, k++;
-    }
-};
-
 template <int X0, int X1, bool Fused, size_t... K>
 inline void tile_run(double* a, const double* centred, const int* js, int n, std::index_sequence<K...>) {
-    constexpr TileMap<X0, X1> map;
+    constexpr TileMap<8, X0, X1> map;
     constexpr int kVecs = (X1 - 1) / 8 + 1;
     __m512d acc[sizeof...(K)];
     ((acc[K] = _mm512_loadu_pd(a + map.x[K] * kCovPad + map.v[K] * 8)), ...);
@@ -129,38 +110,18 @@ inline void tile_run(double* a, const double* centred, const int* js, int n, std
 
 template <bool Fused>
 inline void advance_run(double* a, const double* centred, const int* js, int n) {
-    tile_run<0, 16, Fused>(a, centred, js, n, std::make_index_sequence<tile_size(0, 16)>());
-    tile_run<16, 22, Fused>(a, centred, js, n, std::make_index_sequence<tile_size(16, 22)>());
-    tile_run<22, 25, Fused>(a, centred, js, n, std::make_index_sequence<tile_size(22, 25)>());
+    tile_run<0, 16, Fused>(a, centred, js, n, std::make_index_sequence<tile_size<8>(0, 16)>());
+    tile_run<16, 22, Fused>(a, centred, js, n, std::make_index_sequence<tile_size<8>(16, 22)>());
+    tile_run<22, 25, Fused>(a, centred, js, n, std::make_index_sequence<tile_size<8>(22, 25)>());
 }
-
-constexpr int kChunk = 48;  // positions: 48 x 256 bytes of centred samples
 
 void cov_rows_avx512(const float* img, int stride, int i0, int rows, int sub_w, const double* mean,
                      const exact::CovLayout& l, double* acc) {
-    const size_t positions = static_cast<size_t>(rows) * sub_w;
-    const CovScratch scratch = cov_scratch(positions * kCovPad, positions, static_cast<size_t>(sub_w));
-    double* const centred = scratch.centred;
-    int* const js = scratch.js;
-    int* const row_js = scratch.row_js;
-    for (int r = 0; r < rows; r++)
-        centred_row(img, stride, i0 + r, sub_w, mean, centred + static_cast<size_t>(r) * sub_w * kCovPad);
-    // each slot's positions in the strip, row by row, in order; the
-    // accumulators stay in registers for the whole run
-    for (int s = 0; s < l.slots(); s++) {
-        const int per_row = l.columns(s, sub_w, row_js);
-        if (per_row == 0) continue;
-        int n = 0;
-        for (int r = 0; r < rows; r++)
-            for (int q = 0; q < per_row; q++) js[static_cast<size_t>(n++)] = r * sub_w + row_js[static_cast<size_t>(q)];
-        double* a = acc + static_cast<ptrdiff_t>(s) * kCovSlotDoubles;
-        // all tiles over a chunk of positions whose samples stay in L1, then the next
-        for (int p0 = 0; p0 < n; p0 += kChunk) {
-            const int m = std::min(kChunk, n - p0);
-            if (l.fused(s)) advance_run<true>(a, centred, js + p0, m);
-            else advance_run<false>(a, centred, js + p0, m);
-        }
-    }
+    cov_rows_tiled(img, stride, i0, rows, sub_w, mean, l, acc, centred_row,
+                   [](bool fused, double* a, const double* centred, const int* js, int n) {
+                       if (fused) advance_run<true>(a, centred, js, n);
+                       else advance_run<false>(a, centred, js, n);
+                   });
 }
 
 void sums_row_avx512(const float* img, int stride, int i, int sub_w, float* sums) {
