@@ -137,7 +137,9 @@ int run(const Settings& s) {
     for (unsigned i = 0; i < s.frame_skip_dist; i++)
         if (!dis->next()) break;
 
-    if (ref->frame_count() >= 0 && dis->frame_count() >= 0) {
+    // files (not pipes): their frame counts are known up front
+    const bool lengths_known = ref->frame_count() >= 0 && dis->frame_count() >= 0;
+    if (lengths_known) {
         long long n = std::min(ref->frame_count() - static_cast<long long>(s.frame_skip_ref),
                                dis->frame_count() - static_cast<long long>(s.frame_skip_dist));
         if (s.frame_cnt) n = std::min<long long>(n, s.frame_cnt);
@@ -147,7 +149,7 @@ int run(const Settings& s) {
     // --batch sets the engine's batch; the command hands it several at once
     int batch_size = std::max(engine->preferred_batch(), twin ? twin->preferred_batch() : 0);
     // frames from a pipe are held in memory until scored: keep that bounded
-    if (ref->frame_count() < 0 || dis->frame_count() < 0) batch_size = std::min(batch_size, 32);
+    if (!lengths_known) batch_size = std::min(batch_size, 32);
     io::ScoreTable table;
     for (const FeatureSpec& f : features)
         for (const std::string& n : f.metric_names()) table.metric_names.push_back(n);
@@ -165,8 +167,7 @@ int run(const Settings& s) {
     bool ended = false;
     while (!ended) {
         // (auto: the batch grows to the device engine's once it has taken over)
-        if (ref->frame_count() >= 0 && dis->frame_count() >= 0)
-            batch_size = std::max(batch_size, engine->preferred_batch());
+        if (lengths_known) batch_size = std::max(batch_size, engine->preferred_batch());
         batch_ref.clear();
         batch_dis.clear();
         while (static_cast<int>(batch_ref.size()) < batch_size) {

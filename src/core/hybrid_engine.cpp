@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <chrono>
 
-#include "core/error.hpp"
-
 namespace speedqa {
 
 HybridEngine::HybridEngine(std::unique_ptr<Engine> cpu, std::function<std::unique_ptr<Engine>()> make_device, int metrics,

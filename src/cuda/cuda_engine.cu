@@ -246,7 +246,8 @@ private:
     InputLayout layout_;
     std::vector<int> rows_[3];   // source rows uploaded per plane
     std::vector<RowGroup> groups_[3];  // the same rows as 2D copies, for page-locked frames
-    bool direct_possible_ = false;     // few enough groups to copy from page-locked frames
+    bool multi_row_runs_[3] = {false, false, false};  // a copy spans several rows (needs stride == row bytes)
+    bool direct_possible_ = false;     // the copies are large enough to go straight from page-locked frames
     bool plane_used_[3] = {false, false, false};
     DeviceBuffer row_slot_dev_[3];
     int batch_ = 0;
@@ -276,11 +277,10 @@ CudaEngine::CudaEngine(const VideoFormat& format, const std::vector<FeatureSpec>
         stages_ = std::make_unique<EventTimer>();
         config_.lanes = 1;  // stage times of one batch at a time
     }
-    const bool timing = std::getenv("SPEEDQA_TIMING") != nullptr;
-    timing_ = timing;
+    timing_ = std::getenv("SPEEDQA_TIMING") != nullptr;
     auto t0 = std::chrono::steady_clock::now();
     auto mark = [&](const char* what) {
-        if (!timing) return;
+        if (!timing_) return;
         const auto now = std::chrono::steady_clock::now();
         std::fprintf(stderr, "[timing]   cuda engine: %-18s %8.1f ms\n", what, std::chrono::duration<double, std::milli>(now - t0).count());
         t0 = now;
@@ -300,7 +300,7 @@ CudaEngine::CudaEngine(const VideoFormat& format, const std::vector<FeatureSpec>
         features_.push_back(std::move(f));
     }
     build_layout();
-    if (timing) {
+    if (timing_) {
         for (int p = 0; p < 3; p++)
             if (plane_used_[p])
                 std::fprintf(stderr, "[timing]   cuda engine: plane %d: %zu rows, %zu 2D copies from page-locked frames\n", p,
@@ -408,6 +408,7 @@ void CudaEngine::build_layout() {
     for (int p = 0; p < 3; p++) {
         if (!plane_used_[p]) continue;
         groups_[p] = row_groups(rows_[p]);
+        for (const RowGroup& g : groups_[p]) multi_row_runs_[p] = multi_row_runs_[p] || g.run_len > 1;
         const size_t bytes = rows_[p].size() * static_cast<size_t>(layout_.row_bytes[p]);
         if (bytes / groups_[p].size() < kMinBytesPerCopy) direct_possible_ = false;
     }
@@ -521,6 +522,14 @@ void CudaEngine::run_timed(Lane& lane, int count, bool with_upload) {
     }
 }
 
+// The picture of a batch's input slot: slot 0 is the frame before frame k0
+// (speed_temporal's previous frame), slots 1..count are frames k0..; side 0
+// is the reference, 1 the distorted.
+const Picture& slot_picture(const FrameBatch& batch, int k0, int slot, int side) {
+    if (slot == 0) return k0 > 0 ? (side == 0 ? batch.ref : batch.dis)[k0 - 1] : *(side == 0 ? batch.prev_ref : batch.prev_dis);
+    return (side == 0 ? batch.ref : batch.dis)[k0 + slot - 1];
+}
+
 void CudaEngine::stage(Lane& lane, const FrameBatch& batch, int k0, int count) {
     uint8_t* staging = lane.staging.get<uint8_t>();
     const bool need_prev = temporal_ && batch.first_index + k0 > 0;
@@ -529,9 +538,7 @@ void CudaEngine::stage(Lane& lane, const FrameBatch& batch, int k0, int count) {
     pool_.parallel_for((count + 1) * 6, [&](int, int item) {
         const int slot = item / 6, side = (item / 3) % 2, p = item % 3;
         if (!plane_used_[p] || (slot == 0 && (!need_prev || p > 0))) return;
-        const Picture* pic;
-        if (slot == 0) pic = side == 0 ? (k0 > 0 ? &batch.ref[k0 - 1] : batch.prev_ref) : (k0 > 0 ? &batch.dis[k0 - 1] : batch.prev_dis);
-        else pic = side == 0 ? &batch.ref[k0 + slot - 1] : &batch.dis[k0 + slot - 1];
+        const Picture* pic = &slot_picture(batch, k0, slot, side);
         uint8_t* dst = staging + static_cast<size_t>(slot) * layout_.slot_bytes + layout_.plane_offset[side][p];
         const size_t rb = static_cast<size_t>(layout_.row_bytes[p]);
         for (size_t r = 0; r < rows_[p].size(); r++)
@@ -544,24 +551,15 @@ void CudaEngine::stage(Lane& lane, const FrameBatch& batch, int k0, int count) {
 
 bool CudaEngine::can_copy_directly(const FrameBatch& batch, int k0, int count) const {
     if (!direct_possible_) return false;
-    auto ok = [&](const Picture& pic) {
-        if (!pic.page_locked) return false;
-        for (int p = 0; p < 3; p++) {
-            if (!plane_used_[p]) continue;
-            // a run of rows is one span only where rows follow each other
-            const bool rows_adjacent = pic.stride[p] == layout_.row_bytes[p];
-            for (const RowGroup& g : groups_[p])
-                if (g.run_len > 1 && !rows_adjacent) return false;
+    const bool need_prev = temporal_ && batch.first_index + k0 > 0;
+    for (int slot = need_prev ? 0 : 1; slot <= count; slot++)
+        for (int side = 0; side < 2; side++) {
+            const Picture& pic = slot_picture(batch, k0, slot, side);
+            if (!pic.page_locked) return false;
+            // a run of several rows is one span only where rows follow each other
+            for (int p = 0; p < 3; p++)
+                if (plane_used_[p] && multi_row_runs_[p] && pic.stride[p] != layout_.row_bytes[p]) return false;
         }
-        return true;
-    };
-    for (int k = k0; k < k0 + count; k++)
-        if (!ok(batch.ref[k]) || !ok(batch.dis[k])) return false;
-    if (temporal_ && batch.first_index + k0 > 0) {
-        const Picture* pr = k0 > 0 ? &batch.ref[k0 - 1] : batch.prev_ref;
-        const Picture* pd = k0 > 0 ? &batch.dis[k0 - 1] : batch.prev_dis;
-        if (!ok(*pr) || !ok(*pd)) return false;
-    }
     return true;
 }
 
@@ -574,9 +572,7 @@ void CudaEngine::copy_directly(Lane& lane, const FrameBatch& batch, int k0, int 
         for (int side = 0; side < 2; side++)
             for (int p = 0; p < 3; p++) {
                 if (!plane_used_[p] || (slot == 0 && p > 0)) continue;
-                const Picture* pic;
-                if (slot == 0) pic = side == 0 ? (k0 > 0 ? &batch.ref[k0 - 1] : batch.prev_ref) : (k0 > 0 ? &batch.dis[k0 - 1] : batch.prev_dis);
-                else pic = side == 0 ? &batch.ref[k0 + slot - 1] : &batch.dis[k0 + slot - 1];
+                const Picture* pic = &slot_picture(batch, k0, slot, side);
                 uint8_t* dst = input + static_cast<size_t>(slot) * layout_.slot_bytes + layout_.plane_offset[side][p];
                 const size_t rb = static_cast<size_t>(layout_.row_bytes[p]);
                 const size_t stride = static_cast<size_t>(pic->stride[p]);

@@ -62,13 +62,15 @@ using PinnedBuffer = Buffer<true>;
 class StagingBuffer {
 public:
     StagingBuffer() = default;
-    ~StagingBuffer() { release(); }
+    ~StagingBuffer() { unmap(); }
     StagingBuffer(StagingBuffer&& o) noexcept
-        : ptr_(std::exchange(o.ptr_, nullptr)), bytes_(std::exchange(o.bytes_, 0)), mapped_(std::exchange(o.mapped_, false)) {}
+        : fallback_(std::move(o.fallback_)), mapped_(std::exchange(o.mapped_, nullptr)),
+          mapped_bytes_(std::exchange(o.mapped_bytes_, 0)) {}
     StagingBuffer& operator=(StagingBuffer&&) = delete;
     // touch(begin, bytes) writes the range once; it may split it across threads
     void allocate(size_t bytes, bool huge_pages, const std::function<void(uint8_t*, size_t)>& touch) {
-        release();
+        unmap();
+        fallback_.allocate(0);
         if (bytes == 0) return;
         if (huge_pages) {
             void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -76,38 +78,30 @@ public:
                 madvise(p, bytes, MADV_HUGEPAGE);
                 touch(static_cast<uint8_t*>(p), bytes);
                 if (cudaHostRegister(p, bytes, cudaHostRegisterDefault) == cudaSuccess) {
-                    ptr_ = p;
-                    bytes_ = bytes;
-                    mapped_ = true;
+                    mapped_ = p;
+                    mapped_bytes_ = bytes;
                     return;
                 }
                 cudaGetLastError();
                 munmap(p, bytes);
             }
         }
-        SPEEDQA_CUDA_CHECK(cudaMallocHost(&ptr_, bytes));
-        bytes_ = bytes;
+        fallback_.allocate(bytes);
     }
     template <class T = void>
-    T* get() const { return static_cast<T*>(ptr_); }
-    size_t bytes() const { return bytes_; }
+    T* get() const { return static_cast<T*>(mapped_ ? mapped_ : fallback_.get()); }
 
 private:
-    void release() {
-        if (!ptr_) return;
-        if (mapped_) {
-            cudaHostUnregister(ptr_);
-            munmap(ptr_, bytes_);
-        } else {
-            cudaFreeHost(ptr_);
-        }
-        ptr_ = nullptr;
-        bytes_ = 0;
-        mapped_ = false;
+    void unmap() {
+        if (!mapped_) return;
+        cudaHostUnregister(mapped_);
+        munmap(mapped_, mapped_bytes_);
+        mapped_ = nullptr;
+        mapped_bytes_ = 0;
     }
-    void* ptr_ = nullptr;
-    size_t bytes_ = 0;
-    bool mapped_ = false;
+    PinnedBuffer fallback_;  // cudaMallocHost, where registration is refused
+    void* mapped_ = nullptr;
+    size_t mapped_bytes_ = 0;
 };
 
 // Copies a host vector to a new device buffer.
