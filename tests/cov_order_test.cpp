@@ -13,7 +13,7 @@
 #include <cstring>
 #include <random>
 
-#include "cpu/cpu_features.hpp"
+#include "core/cpu_flags.hpp"
 #include "cpu/est_params.hpp"
 #include "exact/covariance.hpp"
 
@@ -150,19 +150,19 @@ TEST(CovarianceOrder, ScalarChainMatchesReferenceStatement) {
 }
 
 TEST(CovarianceOrder, Avx2ChainsMatchAvx2Kernel) {
-    if (!cpu::detect_cpu_flags().avx2) GTEST_SKIP() << "this CPU has no AVX2: the AVX2 kernel cannot run here";
+    if (!detect_cpu_flags().avx2) GTEST_SKIP() << "this CPU has no AVX2: the AVX2 kernel cannot run here";
     check_order(exact::CovOrder::avx2, kernel_avx2, "avx2");
 }
 
 TEST(CovarianceOrder, Avx512ChainsMatchAvx512Kernel) {
-    if (!cpu::detect_cpu_flags().avx512) GTEST_SKIP() << "this CPU has no AVX-512: the AVX-512 kernel cannot run here";
+    if (!detect_cpu_flags().avx512) GTEST_SKIP() << "this CPU has no AVX-512: the AVX-512 kernel cannot run here";
     check_order(exact::CovOrder::avx512, kernel_avx512, "avx512");
 }
 
 // Every covariance of EstParams (both implementations) against the
 // reference kernels applied pair by pair, as compute_covariance_matrix does.
 TEST(CovarianceOrder, EstParamsMatrixMatchesPerPairKernels) {
-    const cpu::CpuFlags flags = cpu::detect_cpu_flags();
+    const CpuFlags flags = detect_cpu_flags();
     std::mt19937 rng(5);
     for (auto [order, kernel, ok] : {std::tuple{exact::CovOrder::scalar, Kernel{kernel_scalar}, true},
                                      std::tuple{exact::CovOrder::avx2, Kernel{kernel_avx2}, flags.avx2},

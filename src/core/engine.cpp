@@ -1,6 +1,6 @@
 #include "core/engine.hpp"
 
-#include "cpu/cpu_features.hpp"
+#include "core/cpu_flags.hpp"
 
 namespace speedqa {
 
@@ -11,11 +11,11 @@ int metric_count(const std::vector<FeatureSpec>& features) {
 }
 
 exact::CovOrder covariance_order_for_cpu(unsigned cpumask) {
-    const cpu::CpuFlags flags = cpu::detect_cpu_flags();
+    const CpuFlags flags = detect_cpu_flags();
     // speed_init: AVX2 if present, then AVX-512 if present, each unless masked.
     exact::CovOrder order = exact::CovOrder::scalar;
-    if (flags.avx2 && !(cpumask & cpu::kMaskAvx2)) order = exact::CovOrder::avx2;
-    if (flags.avx512 && !(cpumask & cpu::kMaskAvx512)) order = exact::CovOrder::avx512;
+    if (flags.avx2 && !(cpumask & kMaskAvx2)) order = exact::CovOrder::avx2;
+    if (flags.avx512 && !(cpumask & kMaskAvx512)) order = exact::CovOrder::avx512;
     return order;
 }
 

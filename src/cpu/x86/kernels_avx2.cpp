@@ -2,7 +2,7 @@
 // contract and conversion identities as the AVX-512 ones; see kernels.hpp.
 #include <immintrin.h>
 
-#include "cpu/cpu_features.hpp"
+#include "core/cpu_flags.hpp"
 #include "cpu/kernels.hpp"
 #include "cpu/x86/cov_tiles.hpp"
 #include "exact/convert.hpp"

@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "cpu/cpu_features.hpp"
+#include "core/cpu_flags.hpp"
 #include "cpu/kernels.hpp"
 #include "cpu/x86/cov_tiles.hpp"
 #include "exact/convert.hpp"

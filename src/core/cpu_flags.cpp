@@ -1,11 +1,11 @@
-#include "cpu/cpu_features.hpp"
+#include "core/cpu_flags.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #include <cstdint>
 #endif
 
-namespace speedqa::cpu {
+namespace speedqa {
 
 #if defined(__x86_64__) || defined(__i386__)
 namespace {
@@ -37,4 +37,20 @@ CpuFlags detect_cpu_flags() {
 CpuFlags detect_cpu_flags() { return {}; }
 #endif
 
-}  // namespace speedqa::cpu
+Isa host_isa(unsigned cpumask) {
+    const CpuFlags f = detect_cpu_flags();
+    if (f.avx512 && !(cpumask & kMaskAvx512) && !(cpumask & kMaskAvx2)) return Isa::avx512;
+    if (f.avx2 && !(cpumask & kMaskAvx2)) return Isa::avx2;
+    return Isa::c;
+}
+
+Dispatch libvmaf_dispatch(unsigned cpumask) {
+    const CpuFlags f = detect_cpu_flags();
+    // speed_init and the others: AVX2 if present, then AVX-512 if present, each unless masked
+    Dispatch d = Dispatch::scalar;
+    if (f.avx2 && !(cpumask & kMaskAvx2)) d = Dispatch::avx2;
+    if (f.avx512 && !(cpumask & kMaskAvx512)) d = Dispatch::avx512;
+    return d;
+}
+
+}  // namespace speedqa

@@ -1,8 +1,10 @@
 // Instruction-set detection the way libvmaf does it (x86/cpu.c), so that the
-// covariance order matches the reference's on the same CPU.
+// dispatch we reproduce is the one libvmaf picks on the same CPU.
 #pragma once
 
-namespace speedqa::cpu {
+#include "core/feature.hpp"
+
+namespace speedqa {
 
 inline constexpr unsigned kMaskAvx2 = 1u << 3;    // VMAF_X86_CPU_FLAG_AVX2
 inline constexpr unsigned kMaskAvx512 = 1u << 4;  // VMAF_X86_CPU_FLAG_AVX512
@@ -14,4 +16,10 @@ struct CpuFlags {
 
 CpuFlags detect_cpu_flags();
 
-}  // namespace speedqa::cpu
+// The widest instruction set our kernels may use here, narrowed by the mask.
+Isa host_isa(unsigned cpumask = 0);
+// The dispatch libvmaf picks on this CPU under --cpumask: the widest it has,
+// unless masked.
+Dispatch libvmaf_dispatch(unsigned cpumask);
+
+}  // namespace speedqa

@@ -1,0 +1,75 @@
+#include "support/model_golden.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+namespace fs = std::filesystem;
+using ojson = nlohmann::ordered_json;
+
+namespace speedqa::testing {
+
+Dispatch ModelGolden::dispatch_value() const {
+    if (dispatch == "scalar") return Dispatch::scalar;
+    if (dispatch == "avx2") return Dispatch::avx2;
+    if (dispatch == "avx512") return Dispatch::avx512;
+    throw std::runtime_error(path + ": unknown dispatch " + dispatch);
+}
+
+std::string ModelGolden::feature_arg() const {
+    for (size_t i = 0; i + 1 < args.size(); i++)
+        if (args[i] == "--feature") return args[i + 1];
+    return "";
+}
+
+int ModelGolden::key_index(const std::string& key) const {
+    for (size_t i = 0; i < keys.size(); i++)
+        if (keys[i] == key) return static_cast<int>(i);
+    return -1;
+}
+
+std::vector<ModelGolden> load_model_golden(const std::string& testdata_root, const std::string& prefix) {
+    std::vector<ModelGolden> out;
+    const fs::path dir = fs::path(testdata_root) / "models" / "golden";
+    if (testdata_root.empty() || !fs::is_directory(dir)) return out;
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(dir)) {
+        const std::string name = e.path().filename().string();
+        if (e.path().extension() == ".json" && name.compare(0, prefix.size(), prefix) == 0) files.push_back(e.path());
+    }
+    std::sort(files.begin(), files.end());
+    for (const fs::path& p : files) {
+        std::ifstream in(p);
+        if (!in) throw std::runtime_error("cannot read " + p.string());
+        const ojson g = ojson::parse(in);
+        ModelGolden m;
+        m.path = p.string();
+        m.clip = g.at("clip");
+        m.run = g.at("run");
+        m.dispatch = g.at("dispatch");
+        m.cpumask = g.at("cpumask");
+        m.args = g.at("args").get<std::vector<std::string>>();
+        m.exit_status = g.at("exit_status");
+        if (g.contains("reference_defect")) m.reference_defect = g["reference_defect"];
+        for (const ojson& fr : g.at("frames")) {
+            if (m.keys.empty())
+                for (auto it = fr.begin(); it != fr.end(); ++it)
+                    if (it.key() != "frameNum") m.keys.push_back(it.key());
+            std::vector<double> row;
+            for (const std::string& k : m.keys) row.push_back(fr.at(k).get<double>());
+            m.frames.push_back(std::move(row));
+        }
+        if (g.contains("pooled_metrics"))
+            for (auto it = g["pooled_metrics"].begin(); it != g["pooled_metrics"].end(); ++it) {
+                std::vector<std::pair<std::string, double>> stats;
+                for (auto s = it.value().begin(); s != it.value().end(); ++s) stats.emplace_back(s.key(), s.value().get<double>());
+                m.pooled.emplace_back(it.key(), std::move(stats));
+            }
+        out.push_back(std::move(m));
+    }
+    return out;
+}
+
+}  // namespace speedqa::testing

@@ -1,0 +1,69 @@
+#include "support/run_feature.hpp"
+
+#include <stdexcept>
+
+#include "core/cpu_flags.hpp"
+
+namespace speedqa::testing {
+
+std::vector<std::vector<double>> run_feature(const Feature& feature, const CpuTarget& target,
+                                             const std::vector<Picture>& ref, const std::vector<Picture>& dis) {
+    const auto kernel = feature.make_cpu_kernel(target);
+    const auto scratch = kernel->make_scratch();
+    const auto seq = feature.make_sequencer();
+    const size_t n = std::min(ref.size(), dis.size());
+    const size_t outputs = feature.outputs().size();
+    std::vector<std::vector<double>> out(n);
+    std::vector<bool> seen(n, false);
+    const EmitFn emit = [&](long long index, const double* values) {
+        if (index < 0 || static_cast<size_t>(index) >= n || seen[static_cast<size_t>(index)])
+            throw std::logic_error(feature.name() + ": sequencer emitted frame " + std::to_string(index) + " wrongly");
+        seen[static_cast<size_t>(index)] = true;
+        out[static_cast<size_t>(index)].assign(values, values + outputs);
+    };
+    std::vector<double> raw(static_cast<size_t>(feature.raw_count()));
+    const int history = feature.history();
+    for (size_t i = 0; i < n; i++) {
+        FrameView v;
+        v.index = static_cast<long long>(i);
+        v.ref = &ref[i];
+        v.dis = &dis[i];
+        for (int h = 0; h < 2 && h < history; h++)
+            if (i >= static_cast<size_t>(h) + 1) {
+                v.prev_ref[h] = &ref[i - static_cast<size_t>(h) - 1];
+                v.prev_dis[h] = &dis[i - static_cast<size_t>(h) - 1];
+            }
+        kernel->extract(*scratch, v, raw.data());
+        seq->push(static_cast<long long>(i), raw.data(), emit);
+    }
+    seq->finish(emit);
+    for (size_t i = 0; i < n; i++)
+        if (!seen[i]) throw std::logic_error(feature.name() + ": sequencer never emitted frame " + std::to_string(i));
+    return out;
+}
+
+std::unique_ptr<Feature> feature_from_arg(const std::vector<const FeatureDef*>& defs, const std::string& arg,
+                                          const VideoFormat& format) {
+    const FeatureRequest r = parse_feature_request(arg);
+    for (const FeatureDef* d : defs)
+        if (r.name == d->name) return make_feature(*d, format, r.options);
+    throw std::runtime_error("no feature named " + r.name);
+}
+
+std::vector<CpuTarget> host_targets(Dispatch d) {
+    std::vector<CpuTarget> t{{Isa::c, d}};
+    const CpuFlags f = detect_cpu_flags();
+    if (f.avx2) t.push_back({Isa::avx2, d});
+    if (f.avx512) t.push_back({Isa::avx512, d});
+    return t;
+}
+
+const char* isa_name(Isa isa) {
+    switch (isa) {
+    case Isa::c: return "c";
+    case Isa::avx2: return "avx2";
+    default: return "avx512";
+    }
+}
+
+}  // namespace speedqa::testing
