@@ -19,8 +19,11 @@
 
 #include "api/engine_factory.hpp"
 #include "core/engine.hpp"
+#include "features/registry.hpp"
 #ifdef SPEEDQA_HAVE_CUDA
 #include <cuda_runtime.h>
+
+#include "features/speed/cuda/cuda_engine.hpp"
 #endif
 
 namespace {
@@ -131,7 +134,9 @@ CaseResult run_case(const VideoFormat& f, const std::string& feature, const std:
             ref.push_back(rstore.picture(f, i % frames));
             dis.push_back(dstore.picture(f, i % frames));
         }
-        const std::vector<FeatureSpec> specs = {parse_feature(feature)};
+        const FeatureRequest req = parse_feature_request(feature);
+        const auto owned = make_feature(*find_feature(req.name), f, req.options);
+        const std::vector<const Feature*> specs = {owned.get()};
         EngineChoice c;
         c.backend = backend;
         c.threads = threads;
@@ -140,7 +145,7 @@ CaseResult run_case(const VideoFormat& f, const std::string& feature, const std:
         if (backend == "cuda") cudaMemGetInfo(&free_before, &total);
 #endif
         auto engine = make_engine(f, specs, c);
-        const int metrics = metric_count(specs);
+        const int metrics = RawLayout(specs).stride;
         std::vector<double> out(static_cast<size_t>(scored) * metrics);
         FrameBatch b;
         b.ref = ref.data();
@@ -164,7 +169,9 @@ CaseResult run_case(const VideoFormat& f, const std::string& feature, const std:
         r.ms_per_frame = ms[ms.size() / 2];
         r.min_ms = ms.front();
         r.max_ms = ms.back();
-        r.upload_bytes = engine->upload_bytes_per_frame();
+#ifdef SPEEDQA_HAVE_CUDA
+        if (const auto* device = dynamic_cast<const cuda::CudaEngine*>(engine.get())) r.upload_bytes = device->upload_bytes_per_frame();
+#endif
         r.ok = true;
     } catch (const std::exception& e) {
         std::snprintf(r.error, sizeof r.error, "%s", e.what());

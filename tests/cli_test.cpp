@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/cpu_flags.hpp"
 #include "support/testdata.hpp"
 
 namespace speedqa::testing {
@@ -85,12 +86,14 @@ json golden(const std::string& file) {
 // --precision max prints %.17g: every value must equal the golden double.
 TEST_F(Cli, JsonExactValuesAndNames) {
     const fs::path o = dir / "o.json";
-    const Result r = run(v1() + " --feature speed_chroma=speed_kernelscale=1.0:speed_nn_floor=0.1:speed_sigma_nn=0.19:"
+    const Result r = run(v1() + " --no_prediction --feature speed_chroma=speed_kernelscale=1.0:speed_nn_floor=0.1:speed_sigma_nn=0.19:"
                                 "speed_weight_var_mode=5:speed_max_val=45.0 --feature speed_temporal --json --precision max -o " +
                          o.string() + " -q");
     ASSERT_EQ(r.status, 0) << r.err;
     const json got = json::parse(slurp(o));
-    const json gc = golden("v1__o1__speed_chroma__avx512.json"), gt = golden("v1__o0__speed_temporal__avx512.json");
+    // the golden file of the dispatch the command picks on this CPU
+    const std::string d = dispatch_name(libvmaf_dispatch(0));
+    const json gc = golden("v1__o1__speed_chroma__" + d + ".json"), gt = golden("v1__o0__speed_temporal__" + d + ".json");
     ASSERT_EQ(got["frames"].size(), 8u);
     int compared = 0;
     for (int i = 0; i < 8; i++) {
@@ -112,9 +115,9 @@ TEST_F(Cli, JsonExactValuesAndNames) {
 // what the unmodified CLI printed for the same clip.
 TEST_F(Cli, DefaultPrecisionMatchesStockCliText) {
     const fs::path o = dir / "o.csv";
-    const Result r = run(v1() + " --feature speed_chroma --csv -o " + o.string() + " -q");
+    const Result r = run(v1() + " --no_prediction --feature speed_chroma --csv -o " + o.string() + " -q");
     ASSERT_EQ(r.status, 0) << r.err;
-    const json g = golden("v1__o0__speed_chroma__avx512.json");
+    const json g = golden("v1__o0__speed_chroma__" + std::string(dispatch_name(libvmaf_dispatch(0))) + ".json");
     std::istringstream lines(slurp(o));
     std::string line;
     std::getline(lines, line);
@@ -131,14 +134,14 @@ TEST_F(Cli, DefaultPrecisionMatchesStockCliText) {
 
 TEST_F(Cli, XmlAndSubLayouts) {
     const fs::path x = dir / "o.xml", s = dir / "o.sub";
-    ASSERT_EQ(run(v6() + " --feature speed_temporal --xml -o " + x.string() + " -q").status, 0);
+    ASSERT_EQ(run(v6() + " --no_prediction --feature speed_temporal --xml -o " + x.string() + " -q").status, 0);
     const std::string xml = slurp(x);
     EXPECT_EQ(xml.rfind("<VMAF version=\"", 0), 0u);
     EXPECT_NE(xml.find("<params qualityWidth=\"80\" qualityHeight=\"80\" />"), std::string::npos);
     EXPECT_NE(xml.find("<frame frameNum=\"0\" speed_temporal=\"0.000000\" />"), std::string::npos);
     EXPECT_NE(xml.find("<metric name=\"speed_temporal\" min=\""), std::string::npos);
     EXPECT_NE(xml.find("</VMAF>\n"), std::string::npos);
-    ASSERT_EQ(run(v6() + " --feature speed_temporal --sub -o " + s.string() + " -q").status, 0);
+    ASSERT_EQ(run(v6() + " --no_prediction --feature speed_temporal --sub -o " + s.string() + " -q").status, 0);
     EXPECT_EQ(slurp(s).rfind("{0}{1}frame: 0|speed_temporal: 0.000000|\n", 0), 0u);
 }
 
@@ -146,11 +149,11 @@ TEST_F(Cli, Y4mFilesAndStdinGiveTheRawResult) {
     const size_t fb = 576 * 324 * 3 / 2;
     write(dir / "r.y4m", y4m(slurp(dir / "v1_ref.yuv"), 576, 324, " C420jpeg", fb));
     write(dir / "d.y4m", y4m(slurp(dir / "v1_dis.yuv"), 576, 324, "", fb));
-    const Result raw = run(v1() + " --feature speed_chroma --feature speed_temporal --csv --precision max -o -");
+    const Result raw = run(v1() + " --no_prediction --feature speed_chroma --feature speed_temporal --csv --precision max -o -");
     const Result file = run("-r " + (dir / "r.y4m").string() + " -d " + (dir / "d.y4m").string() +
-                            " --feature speed_chroma --feature speed_temporal --csv --precision max -o -");
+                            " --no_prediction --feature speed_chroma --feature speed_temporal --csv --precision max -o -");
     const Result pipe = run("-r - -d " + (dir / "d.y4m").string() +
-                                " --feature speed_chroma --feature speed_temporal --csv --precision max -o -",
+                                " --no_prediction --feature speed_chroma --feature speed_temporal --csv --precision max -o -",
                             (dir / "r.y4m").string());
     ASSERT_EQ(raw.status, 0) << raw.err;
     EXPECT_EQ(file.status, 0) << file.err;
@@ -161,15 +164,15 @@ TEST_F(Cli, Y4mFilesAndStdinGiveTheRawResult) {
 }
 
 TEST_F(Cli, ThreadsFrameCountAndNoOutputFile) {
-    const Result one = run(v1() + " --feature speed_temporal --json --precision max -o - --threads 1");
-    const Result four = run(v1() + " --feature speed_temporal --json --precision max -o - --threads 4 --batch 3");
+    const Result one = run(v1() + " --no_prediction --feature speed_temporal --json --precision max -o - --threads 1");
+    const Result four = run(v1() + " --no_prediction --feature speed_temporal --json --precision max -o - --threads 4 --batch 3");
     ASSERT_EQ(one.status, 0);
     const json a = json::parse(one.out), b = json::parse(four.out);
     EXPECT_EQ(a["frames"], b["frames"]);
-    const Result cnt = run(v1() + " --feature speed_temporal --frame_cnt 3 --csv -o -");
+    const Result cnt = run(v1() + " --no_prediction --feature speed_temporal --frame_cnt 3 --csv -o -");
     EXPECT_EQ(std::count(cnt.out.begin(), cnt.out.end(), '\n'), 4);
     // no -o: the pooled mean of each metric on standard output
-    const Result plain = run(v1() + " --feature speed_chroma -q");
+    const Result plain = run(v1() + " --no_prediction --feature speed_chroma -q");
     EXPECT_EQ(plain.status, 0);
     EXPECT_EQ(plain.out.rfind("speed_chroma_u: ", 0), 0u) << plain.out;
 }
@@ -178,7 +181,7 @@ TEST_F(Cli, ThreadsFrameCountAndNoOutputFile) {
 // a device) starts beside it; whichever scores a frame, the values are the
 // CPU engine's, and the run says which engine scored how many frames.
 TEST_F(Cli, AutoBackendGivesTheCpuValuesAndSaysWhoScored) {
-    const std::string args = v1() + " --feature speed_temporal --feature speed_chroma --json --precision max -o -";
+    const std::string args = v1() + " --no_prediction --feature speed_temporal --feature speed_chroma --json --precision max -o -";
     const Result cpu = run(args + " --backend cpu");
     const Result autob = run(args + " --backend auto --threads 2");
     ASSERT_EQ(cpu.status, 0) << cpu.err;
@@ -214,38 +217,45 @@ TEST_F(Cli, BadInputIsRefusedClearly) {
     const std::string r6 = (dir / "v6_ref.yuv").string(), d6 = (dir / "v6_dis.yuv").string();
     const std::string raw = " -w 576 -h 324 -p 420 -b 8";
     const std::vector<BadCase> cases = {
-        {"missing file", "-r /nonexistent.yuv -d " + dis + raw + " --feature speed_chroma", "/nonexistent.yuv"},
-        {"directory", "-r " + dir.string() + " -d " + dis + raw + " --feature speed_chroma", dir.string()},
-        {"size not a whole number of frames", "-r " + (dir / "short.yuv").string() + " -d " + dis + raw + " --feature speed_chroma",
+        {"missing file", "-r /nonexistent.yuv -d " + dis + raw + " --no_prediction --feature speed_chroma", "/nonexistent.yuv"},
+        {"directory", "-r " + dir.string() + " -d " + dis + raw + " --no_prediction --feature speed_chroma", dir.string()},
+        {"size not a whole number of frames", "-r " + (dir / "short.yuv").string() + " -d " + dis + raw + " --no_prediction --feature speed_chroma",
          "not a whole number"},
         {"different geometry", "-r " + (dir / "other_size.y4m").string() + " -d " + (dir / "bad_header.y4m").string() +
-                                   " --feature speed_chroma", "y4m"},
+                                   " --no_prediction --feature speed_chroma", "y4m"},
         {"ref and dis differ", "-r " + (dir / "other_size.y4m").string() + " -d " + (dir / "mono.y4m").string() +
-                                   " --feature speed_temporal", "differ"},
+                                   " --no_prediction --feature speed_temporal", "differ"},
         {"malformed y4m header", "-r " + (dir / "bad_header.y4m").string() + " -d " + (dir / "bad_header.y4m").string() +
-                                     " --feature speed_chroma", "bad_header.y4m"},
+                                     " --no_prediction --feature speed_chroma", "bad_header.y4m"},
         {"interlaced y4m", "-r " + (dir / "interlaced.y4m").string() + " -d " + (dir / "interlaced.y4m").string() +
-                               " --feature speed_chroma", "interlaced"},
-        {"unknown feature", "-r " + ref + " -d " + dis + raw + " --feature vif", "unknown feature"},
-        {"unknown option", "-r " + ref + " -d " + dis + raw + " --feature speed_chroma=speed_foo=1", "unknown option"},
-        {"option of the other feature", "-r " + ref + " -d " + dis + raw + " --feature speed_temporal=wvm=1", "unknown option"},
-        {"weight_var_mode out of range", "-r " + ref + " -d " + dis + raw + " --feature speed_chroma=wvm=7", "speed_weight_var_mode"},
-        {"sigma_nn out of range", "-r " + ref + " -d " + dis + raw + " --feature speed_chroma=snn=5", "speed_sigma_nn"},
-        {"prescale out of range", "-r " + ref + " -d " + dis + raw + " --feature speed_temporal=ps=5", "speed_prescale"},
-        {"bad boolean", "-r " + ref + " -d " + dis + raw + " --feature speed_temporal=urd=yes", "speed_use_ref_diff"},
-        {"invalid kernelscale", "-r " + ref + " -d " + dis + raw + " --feature speed_chroma=ks=1.3", "kernelscale"},
-        {"unknown prescale method", "-r " + ref + " -d " + dis + raw + " --feature speed_chroma=ps=2:psm=sinc", "speed_prescale_method"},
-        {"plane under 80x80 after prescale", "-r " + r6 + " -d " + d6 + " -w 80 -h 80 -p 444 -b 8 --feature speed_temporal=ps=0.5",
+                               " --no_prediction --feature speed_chroma", "interlaced"},
+        {"unknown feature", "-r " + ref + " -d " + dis + raw + " --no_prediction --feature speed_luma", "unknown feature"},
+        {"unknown option", "-r " + ref + " -d " + dis + raw + " --no_prediction --feature speed_chroma=speed_foo=1", "unknown option"},
+        {"--model with --no_prediction", "-r " + ref + " -d " + dis + raw + " --no_prediction --feature speed_chroma -m version=vmaf_v0.6.1",
+         "--no_prediction"},
+        {"option of the other feature", "-r " + ref + " -d " + dis + raw + " --no_prediction --feature speed_temporal=speed_weight_var_mode=1", "unknown option"},
+        {"weight_var_mode out of range", "-r " + ref + " -d " + dis + raw + " --no_prediction --feature speed_chroma=speed_weight_var_mode=7", "speed_weight_var_mode"},
+        {"sigma_nn out of range", "-r " + ref + " -d " + dis + raw + " --no_prediction --feature speed_chroma=speed_sigma_nn=5", "speed_sigma_nn"},
+        {"prescale out of range", "-r " + ref + " -d " + dis + raw + " --no_prediction --feature speed_temporal=speed_prescale=5", "speed_prescale"},
+        {"bad boolean", "-r " + ref + " -d " + dis + raw + " --no_prediction --feature speed_temporal=speed_use_ref_diff=yes", "speed_use_ref_diff"},
+        {"invalid kernelscale", "-r " + ref + " -d " + dis + raw + " --no_prediction --feature speed_chroma=speed_kernelscale=1.3", "kernelscale"},
+        {"unknown prescale method", "-r " + ref + " -d " + dis + raw + " --no_prediction --feature speed_chroma=speed_prescale=2:speed_prescale_method=sinc", "speed_prescale_method"},
+        {"plane under 80x80 after prescale", "-r " + r6 + " -d " + d6 + " -w 80 -h 80 -p 444 -b 8 --no_prediction --feature speed_temporal=speed_prescale=0.5",
          "at least 80x80"},
-        {"plane under 80x80", "-r " + r6 + " -d " + d6 + " -w 80 -h 80 -p 420 -b 8 --feature speed_chroma", "at least 80x80"},
+        {"plane under 80x80", "-r " + r6 + " -d " + d6 + " -w 80 -h 80 -p 420 -b 8 --no_prediction --feature speed_chroma", "at least 80x80"},
         {"4:0:0 to speed_chroma", "-r " + (dir / "mono.y4m").string() + " -d " + (dir / "mono.y4m").string() +
-                                      " --feature speed_chroma", "4:0:0"},
-        {"incomplete raw parameters", "-r " + ref + " -d " + dis + " -w 576 --feature speed_chroma", "--height"},
-        {"bad bit depth", "-r " + ref + " -d " + dis + " -w 576 -h 324 -p 420 -b 9 --feature speed_chroma", "bitdepth"},
-        {"bad pixel format", "-r " + ref + " -d " + dis + " -w 576 -h 324 -p 411 -b 8 --feature speed_chroma", "pixel_format"},
-        {"no feature", "-r " + ref + " -d " + dis + raw, "--feature"},
-        {"both on stdin", "-r - -d -" + std::string(" --feature speed_chroma"), "standard input"},
-        {"models", "-r " + ref + " -d " + dis + raw + " --feature speed_chroma -m version=vmaf_v0.6.1", "models are not supported"},
+                                      " --no_prediction --feature speed_chroma", "4:0:0"},
+        {"incomplete raw parameters", "-r " + ref + " -d " + dis + " -w 576 --no_prediction --feature speed_chroma", "--height"},
+        {"bad bit depth", "-r " + ref + " -d " + dis + " -w 576 -h 324 -p 420 -b 9 --no_prediction --feature speed_chroma", "bitdepth"},
+        {"bad pixel format", "-r " + ref + " -d " + dis + " -w 576 -h 324 -p 411 -b 8 --no_prediction --feature speed_chroma", "pixel_format"},
+        {"no feature", "-r " + ref + " -d " + dis + raw + " --no_prediction", "--feature"},
+        {"an alias as an option key", "-r " + ref + " -d " + dis + raw + " --no_prediction --feature speed_chroma=ks=0.5",
+         "speed_kernelscale"},
+        {"NaN option", "-r " + ref + " -d " + dis + raw + " --no_prediction --feature speed_chroma=speed_max_val=nan",
+         "speed_max_val"},
+        {"NaN prescale", "-r " + ref + " -d " + dis + raw + " --no_prediction --feature speed_temporal=speed_prescale=nan",
+         "speed_prescale"},
+        {"both on stdin", "-r - -d -" + std::string(" --no_prediction --feature speed_chroma"), "standard input"},
     };
     for (const BadCase& c : cases) {
         SCOPED_TRACE(c.name);

@@ -9,9 +9,12 @@
 #include <cstring>
 #include <thread>
 
-#include "core/hybrid_engine.hpp"
+#include "api/hybrid_engine.hpp"
 #include "core/error.hpp"
+#include "core/cpu_flags.hpp"
 #include "cpu/cpu_engine.hpp"
+#include "features/registry.hpp"
+#include "support/run_feature.hpp"
 #include "support/run_engine.hpp"
 #include "support/testdata.hpp"
 
@@ -32,10 +35,12 @@ private:
     std::unique_ptr<Engine> inner_;
 };
 
-std::unique_ptr<Engine> cpu_engine(const VideoFormat& f, const std::vector<FeatureSpec>& specs) {
-    cpu::CpuEngineConfig c;
-    c.threads = 1;
-    return std::make_unique<cpu::CpuEngine>(f, specs, c);
+using Features = FeatureSet;
+
+Features features(const VideoFormat& f, const std::vector<std::string>& args) { return feature_set(all_features(), args, f); }
+
+std::unique_ptr<Engine> cpu_engine(const Features& fs) {
+    return std::make_unique<cpu::CpuEngine>(fs.list, CpuTarget{host_isa(), libvmaf_dispatch(0)}, 1);
 }
 
 struct Clip {
@@ -58,17 +63,17 @@ void expect_identical(const std::vector<std::vector<double>>& a, const std::vect
 
 TEST(HybridEngine, SplitBetweenTwoEnginesGivesTheSameValues) {
     const Clip clip = v1();
-    const std::vector<FeatureSpec> specs = {parse_feature("speed_chroma"), parse_feature("speed_temporal")};
-    const int metrics = metric_count(specs);
-    auto plain = cpu_engine(clip.format, specs);
+    const Features specs = features(clip.format, {"speed_chroma", "speed_temporal"});
+    const int metrics = specs.raw_stride;
+    auto plain = cpu_engine(specs);
     const auto expected = run_clip(*plain, clip.ref, clip.dis, metrics, 8);
     long long device_frames = 0, cpu_frames = 0;
     for (int batch : {8, 3, 5}) {
         // the stand-in device takes 40 ms to start, the CPU 15 ms a frame
-        HybridEngine hybrid(std::make_unique<SlowEngine>(cpu_engine(clip.format, specs)),
+        HybridEngine hybrid(std::make_unique<SlowEngine>(cpu_engine(specs)),
                             [&] {
                                 std::this_thread::sleep_for(std::chrono::milliseconds(40));
-                                return cpu_engine(clip.format, specs);
+                                return cpu_engine(specs);
                             },
                             metrics, 1);
         const auto got = run_clip(hybrid, clip.ref, clip.dis, metrics, batch);
@@ -86,16 +91,16 @@ TEST(HybridEngine, SplitBetweenTwoEnginesGivesTheSameValues) {
 // A clip the CPU finishes sooner than a device could start: none is started.
 TEST(HybridEngine, AShortClipDoesNotStartTheDevice) {
     const Clip clip = v1();
-    const std::vector<FeatureSpec> specs = {parse_feature("speed_chroma")};
+    const Features specs = features(clip.format, {"speed_chroma"});
     bool started = false;
-    HybridEngine hybrid(cpu_engine(clip.format, specs),
+    HybridEngine hybrid(cpu_engine(specs),
                         [&] {
                             started = true;
-                            return cpu_engine(clip.format, specs);
+                            return cpu_engine(specs);
                         },
                         3, 2);
     hybrid.expect_frames(8);
-    auto plain = cpu_engine(clip.format, specs);
+    auto plain = cpu_engine(specs);
     expect_identical(run_clip(*plain, clip.ref, clip.dis, 3, 8), run_clip(hybrid, clip.ref, clip.dis, 3, 8));
     EXPECT_FALSE(started);
     EXPECT_FALSE(hybrid.device_start_pending());
@@ -104,10 +109,10 @@ TEST(HybridEngine, AShortClipDoesNotStartTheDevice) {
 
 TEST(HybridEngine, ADeviceThatCannotStartLeavesEveryFrameToTheCpu) {
     const Clip clip = v1();
-    const std::vector<FeatureSpec> specs = {parse_feature("speed_temporal")};
-    auto plain = cpu_engine(clip.format, specs);
+    const Features specs = features(clip.format, {"speed_temporal"});
+    auto plain = cpu_engine(specs);
     const auto expected = run_clip(*plain, clip.ref, clip.dis, 1, 8);
-    HybridEngine hybrid(cpu_engine(clip.format, specs), []() -> std::unique_ptr<Engine> { throw Error("no device here"); }, 1,
+    HybridEngine hybrid(cpu_engine(specs), []() -> std::unique_ptr<Engine> { throw Error("no device here"); }, 1,
                         2);
     hybrid.wait_for_device();
     expect_identical(expected, run_clip(hybrid, clip.ref, clip.dis, 1, 4));

@@ -7,7 +7,8 @@ set -euo pipefail
 checked=0
 bad=0
 for obj in "$@"; do
-  case "$obj" in *kernels_avx2*|*kernels_avx512*) ;; *) continue ;; esac
+  # the files built for a wider instruction set: <name>_avx2.cpp, <name>_avx512.cpp
+  case "$obj" in *_avx2.cpp.o|*_avx512.cpp.o) ;; *) continue ;; esac
   checked=$((checked + 1))
   shared=$(nm -C --defined-only "$obj" | awk '$2 ~ /^[WVu]$/' | grep -v 'DW.ref.__gxx_personality_v0' || true)
   if [ -n "$shared" ]; then

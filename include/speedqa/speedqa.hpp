@@ -1,11 +1,12 @@
-// speedqa: the SpEED-QA features of Netflix libvmaf (speed_chroma and
-// speed_temporal), computed exactly as libvmaf computes them, on the CPU or
-// on an NVIDIA GPU.
+// speedqa: Netflix libvmaf's features and VMAF models, computed exactly as
+// libvmaf computes them, on the CPU or on an NVIDIA GPU.
 //
-//   speedqa::Scorer scorer({1920, 1080, speedqa::PixelFormat::yuv420, 10},
-//                          {"speed_chroma", "speed_temporal=speed_use_ref_diff=true"});
-//   for each frame:  std::vector<double> s = scorer.push(ref_picture, dis_picture);
-//   scorer.metric_names()  -> {"speed_chroma_u", "speed_chroma_v", "speed_chroma_uv", "speed_temporal_urd"}
+//   speedqa::ScorerOptions o;
+//   o.models = {"version=vmaf_v0.6.1"};
+//   speedqa::Scorer scorer({1920, 1080, speedqa::PixelFormat::yuv420, 10}, {"speed_chroma"}, o);
+//   for each frame:  for (const speedqa::FrameScores& f : scorer.push(ref_picture, dis_picture)) use(f);
+//   at the end:      for (const speedqa::FrameScores& f : scorer.flush()) use(f);
+//   scorer.metric_names()  -> {"integer_adm2", ..., "speed_chroma_u", ..., "vmaf"}
 #pragma once
 
 #include <cstddef>
@@ -14,46 +15,83 @@
 #include <string>
 #include <vector>
 
+#include "speedqa/error.hpp"
 #include "speedqa/video.hpp"
 
 namespace speedqa {
 
 struct ScorerOptions {
-    std::string backend = "cpu";  // "cpu", "cuda" or "auto"
-    int threads = 1;              // CPU: frames in parallel
-    unsigned cpumask = 0;         // libvmaf's --cpumask: 8 disables AVX2, 16 AVX-512 (picks the covariance order)
-    std::string cov_order;        // "", or force "scalar", "avx2", "avx512"
-    int batch = 0;                // frames per engine call; 0 = the backend's choice
+    std::string backend = "cpu";  // "cpu", "cuda" or "auto" ("cpu-reference": the straightforward path)
+    int threads = 0;              // 0: the CPU engine 1 thread (as vmaf), CUDA and auto every core
+    unsigned cpumask = 0;         // libvmaf's --cpumask: 8 disables AVX2, 16 AVX-512 (picks the dispatch)
+    std::string dispatch;         // "", or force libvmaf's "scalar", "avx2" or "avx512" dispatch values
+    int batch = 0;                // frames per device batch; 0 = the engine's choice
+    // VMAF models, as vmaf's --model takes them: "version=vmaf_v0.6.1",
+    // "path=model.json:name=my_vmaf", ... (none: features only).
+    std::vector<std::string> models;
+    // Folders that `version=NAME` searches for NAME.json, before
+    // $SPEEDQA_MODEL_DIR and the installed model folder.
+    std::vector<std::string> model_dirs;
 };
 
-// Thrown for bad input or options; what() is one line naming the problem.
-class Error;  // speedqa/error.hpp
+// The values of one frame, in metric_names() order.
+struct FrameScores {
+    long long index = 0;
+    std::vector<double> values;
+};
+
+// Pictures of the frames just before the ones pushed (index - 1, index - 2),
+// where the caller still holds them: the Scorer then keeps no copy.
+struct PreviousFrames {
+    const Picture* ref[2] = {nullptr, nullptr};
+    const Picture* dis[2] = {nullptr, nullptr};
+};
 
 class Scorer {
 public:
-    // features: "speed_chroma" or "speed_temporal", optionally with
-    // "=option=value:option=value" as libvmaf's --feature takes them.
+    // features: libvmaf --feature strings ("adm", "speed_chroma=speed_max_val=45").
+    // Throws Error (one line) for an unknown feature or option, a bad value,
+    // a format a feature cannot score, a model that cannot be read.
     Scorer(const VideoFormat& format, const std::vector<std::string>& features, const ScorerOptions& options = {});
     ~Scorer();
     Scorer(Scorer&&) noexcept;
     Scorer& operator=(Scorer&&) noexcept;
 
+    // Every value of a frame, named as libvmaf prints them, in libvmaf's order.
     const std::vector<std::string>& metric_names() const;
     // Which backend runs, in words.
     std::string backend_description() const;
+    // Why that backend, where the choice was the library's (backend "auto"); else "".
+    const std::string& backend_choice() const;
 
-    // Scores of the next frame pair (speed_temporal compares it with the
-    // previous pair; the Scorer keeps what it needs of that one).
-    std::vector<double> push(const Picture& ref, const Picture& dis);
+    // The next frame pair. Returns the frames whose values are now final, in
+    // order: usually this one; features that compare a frame with the next
+    // (motion) hold it back until then, or until flush().
+    std::vector<FrameScores> push(const Picture& ref, const Picture& dis);
+    // `count` consecutive pairs at once (faster: frames run in parallel);
+    // appends the frames now final to `done`.
+    void push_batch(const Picture* ref, const Picture* dis, int count, std::vector<FrameScores>& done,
+                    const PreviousFrames* previous = nullptr);
+    // The clip has ended: the frames held back.
+    std::vector<FrameScores> flush();
 
-    // Scores of `count` consecutive pairs at once (faster: frames run in
-    // parallel); out[frame * metric_count + metric].
-    void push_batch(const Picture* ref, const Picture* dis, int count, double* out);
+    // Frames one push_batch should carry to keep the engine busy.
+    int preferred_batch() const;
+    // The caller knows how many frames it will push (lets `auto` judge
+    // whether starting a GPU pays).
+    void expect_frames(long long frames);
+    // A GPU is held, or still starting (its release at exit is slow).
+    bool holds_device() const;
+    // Warnings for the user once the clip is done.
+    std::vector<std::string> notes() const;
 
 private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };
+
+// Every feature speedqa computes, as --feature names them.
+std::vector<std::string> feature_names();
 
 const char* version();
 

@@ -3,21 +3,22 @@
 #include <algorithm>
 #include <thread>
 
-#include "core/hybrid_engine.hpp"
+#include "api/hybrid_engine.hpp"
+#include "core/cpu_flags.hpp"
 #include "core/error.hpp"
 #include "cpu/cpu_engine.hpp"
 #ifdef SPEEDQA_HAVE_CUDA
-#include "cuda/cuda_engine.hpp"
+#include "features/speed/cuda/cuda_engine.hpp"
 #endif
 
 namespace speedqa {
 
-exact::CovOrder resolve_cov_order(const EngineChoice& c) {
-    if (c.cov_order.empty()) return covariance_order_for_cpu(c.cpumask);
-    if (c.cov_order == "scalar") return exact::CovOrder::scalar;
-    if (c.cov_order == "avx2") return exact::CovOrder::avx2;
-    if (c.cov_order == "avx512") return exact::CovOrder::avx512;
-    throw Error("unknown covariance order \"" + c.cov_order + "\" (expected scalar, avx2 or avx512)");
+Dispatch resolve_dispatch(const EngineChoice& c) {
+    if (c.dispatch.empty()) return libvmaf_dispatch(c.cpumask);
+    if (c.dispatch == "scalar") return Dispatch::scalar;
+    if (c.dispatch == "avx2") return Dispatch::avx2;
+    if (c.dispatch == "avx512") return Dispatch::avx512;
+    throw Error("unknown dispatch \"" + c.dispatch + "\" (expected scalar, avx2 or avx512)");
 }
 
 bool cuda_available(std::string* why) {
@@ -33,56 +34,78 @@ namespace {
 
 int all_cores() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
 
-std::unique_ptr<Engine> make_cpu_engine(const VideoFormat& format, const std::vector<FeatureSpec>& features,
-                                        exact::CovOrder order, int threads, bool full_frame) {
-    cpu::CpuEngineConfig cfg;
-    cfg.threads = threads;
-    cfg.order = order;
-    cfg.full_frame = full_frame;
-    return std::make_unique<cpu::CpuEngine>(format, features, cfg);
+std::unique_ptr<Engine> make_cpu_engine(const std::vector<const Feature*>& features, const EngineChoice& c, int threads,
+                                        bool straightforward) {
+    CpuTarget t;
+    t.isa = host_isa(c.cpumask);
+    t.dispatch = resolve_dispatch(c);
+    t.straightforward = straightforward;
+    return std::make_unique<cpu::CpuEngine>(features, t, threads);
 }
 
-std::unique_ptr<Engine> make_cuda_engine(const VideoFormat& format, const std::vector<FeatureSpec>& features,
-                                         exact::CovOrder order, const EngineChoice& choice, const std::string& context) {
+// The features the CUDA engine cannot run, by name ("" if none).
+std::string without_cuda_kernels(const std::vector<const Feature*>& features) {
+    std::string names;
+    for (const Feature* f : features) {
+#ifdef SPEEDQA_HAVE_CUDA
+        if (cuda::has_device_kernels(*f)) continue;
+#endif
+        if (names.find(f->name()) == std::string::npos) names += (names.empty() ? "" : ", ") + f->name();
+    }
+    return names;
+}
+
+std::unique_ptr<Engine> make_cuda_engine(const VideoFormat& format, const std::vector<const Feature*>& features,
+                                         const EngineChoice& c, const std::string& context) {
     std::string why;
     if (!cuda_available(&why)) throw Error(context + why);
 #ifdef SPEEDQA_HAVE_CUDA
     cuda::CudaEngineConfig cfg;
-    cfg.order = order;
-    cfg.batch = choice.batch;
-    // staging and the log2 tail: every core unless told otherwise
-    cfg.host_threads = choice.threads > 0 ? choice.threads : all_cores();
+    cfg.dispatch = resolve_dispatch(c);
+    cfg.batch = c.batch;
+    // staging and the host tail: every core unless told otherwise
+    cfg.host_threads = c.threads > 0 ? c.threads : all_cores();
     return cuda::make_cuda_engine(format, features, cfg);
 #else
-    (void)format, (void)features, (void)order, (void)choice;
+    (void)format, (void)features, (void)c;
     throw Error(context + "this build of speedqa has no CUDA engine");
 #endif
 }
 
 }  // namespace
 
-std::unique_ptr<Engine> make_engine(const VideoFormat& format, const std::vector<FeatureSpec>& features,
+std::unique_ptr<Engine> make_engine(const VideoFormat& format, const std::vector<const Feature*>& features,
                                     const EngineChoice& choice, std::string* note) {
-    const exact::CovOrder order = resolve_cov_order(choice);
     const std::string& backend = choice.backend;
     if (backend == "auto") {
         const int threads = choice.threads > 0 ? choice.threads : all_cores();
-        auto cpu = make_cpu_engine(format, features, order, threads, false);
+        auto cpu = make_cpu_engine(features, choice, threads, false);
+        std::string why;
 #ifdef SPEEDQA_HAVE_CUDA
+        // (whether a device is there is found out in the background)
+        const std::string missing = without_cuda_kernels(features);
+        if (!missing.empty()) why = "the CUDA engine has no kernels for " + missing + " yet";
+#else
+        cuda_available(&why);
+#endif
+        if (!why.empty()) {
+            if (note) *note = "backend auto: using the CPU engine (" + why + ")";
+            return cpu;
+        }
         if (note) *note = "backend auto: the CPU engine starts at once; the CUDA engine takes over when its device is ready";
         return std::make_unique<HybridEngine>(
-            std::move(cpu), [=] { return make_cuda_engine(format, features, order, choice, ""); }, metric_count(features),
+            std::move(cpu), [=] { return make_cuda_engine(format, features, choice, ""); }, RawLayout(features).stride,
             2 * threads);
-#else
-        std::string why;
-        cuda_available(&why);
-        if (note) *note = "backend auto: using the CPU engine (" + why + ")";
-        return cpu;
-#endif
     }
     if (backend == "cpu" || backend == "cpu-reference")
-        return make_cpu_engine(format, features, order, choice.threads > 0 ? choice.threads : 1, backend == "cpu-reference");
-    if (backend == "cuda") return make_cuda_engine(format, features, order, choice, "--backend cuda: ");
+        return make_cpu_engine(features, choice, choice.threads > 0 ? choice.threads : 1, backend == "cpu-reference");
+    if (backend == "cuda") {
+        const std::string missing = without_cuda_kernels(features);
+        if (!missing.empty() && cuda_available(nullptr))
+            throw Error("--backend cuda: the CUDA engine has no kernels for " + missing +
+                        " yet; use --backend cpu or auto");
+        return make_cuda_engine(format, features, choice, "--backend cuda: ");
+    }
     throw Error("unknown backend \"" + choice.backend + "\" (expected cpu, cuda, auto or cpu-reference)");
 }
 

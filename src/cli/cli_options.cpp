@@ -9,6 +9,12 @@
 namespace speedqa::cli {
 namespace {
 
+std::string feature_list() {
+    std::string out;
+    for (const std::string& n : feature_names()) out += (out.empty() ? "" : ", ") + n;
+    return out;
+}
+
 // vmaf parses unsigned values with strtoul(base 0): 16, 0x10 and 020 all work.
 unsigned parse_unsigned(const std::string& flag, const std::string& text) {
     char* end = nullptr;
@@ -22,15 +28,14 @@ unsigned parse_unsigned(const std::string& flag, const std::string& text) {
 }  // namespace
 
 ParseResult parse_command_line(int argc, char** argv, Settings& s) {
-    CLI::App app{"speedqa: SpEED-QA features of Netflix libvmaf (speed_chroma, speed_temporal), exact, on CPU and CUDA.\n"
-                 "A drop-in for `vmaf` with these features.",
+    CLI::App app{"speedqa: Netflix libvmaf's features and VMAF models, exact (the same bits as libvmaf), on CPU and CUDA.\n"
+                 "A drop-in for the `vmaf` command.",
                  "speedqa"};
     app.set_help_flag("--help", "Print this help and exit");
     app.get_formatter()->column_width(34);
 
     std::string width, height, pix, bitdepth, cpumask, threads, frame_cnt, skip_ref, skip_dist, subsample, precision;
-    bool xml = false, json = false, csv = false, sub = false, version = false, no_prediction = false;
-    std::vector<std::string> models;
+    bool xml = false, json = false, csv = false, sub = false, version = false;
 
     app.add_option("-r,--reference", s.reference, "Reference .y4m or .yuv ('-' = y4m on standard input)")->required();
     app.add_option("-d,--distorted", s.distorted, "Distorted .y4m or .yuv ('-' = y4m on standard input)")->required();
@@ -39,10 +44,13 @@ ParseResult parse_command_line(int argc, char** argv, Settings& s) {
     app.add_option("-p,--pixel_format", pix, "Pixel format of raw .yuv: 420, 422, 444 (or 400)");
     app.add_option("-b,--bitdepth", bitdepth, "Bit depth of raw .yuv: 8, 10, 12, 16");
     app.add_option("--feature", s.features,
-                   "speed_chroma or speed_temporal, optionally =opt=val:opt=val (repeatable)\n"
-                   "options: speed_kernelscale (ks), speed_prescale (ps), speed_prescale_method (psm:\n"
-                   "nearest|bilinear|bicubic|lanczos4), speed_sigma_nn (snn), speed_nn_floor (nnf),\n"
-                   "speed_max_val (mxv), speed_weight_var_mode (wvm, chroma 0..6), speed_use_ref_diff (urd)");
+                   "A feature, optionally with options: NAME=opt=val:opt=val (repeatable). Features:\n"
+                   + feature_list());
+    app.add_option("-m,--model", s.models,
+                   "A VMAF model, as vmaf takes it: version=NAME or path=FILE, with :name=LABEL and the other\n"
+                   "vmaf model options (repeatable). Default: version=vmaf_v0.6.1, unless --no_prediction");
+    app.add_option("--model_dir", s.model_dirs, "A folder where version=NAME finds NAME.json (repeatable; then $SPEEDQA_MODEL_DIR and the installed models)");
+    app.add_flag("-n,--no_prediction", s.no_prediction, "Features only: no model (vmaf's flag)");
     app.add_option("-o,--output", s.output, "Output file ('-' = standard output)");
     app.add_flag("--xml", xml, "Write XML (default)");
     app.add_flag("--json", json, "Write JSON");
@@ -58,13 +66,14 @@ ParseResult parse_command_line(int argc, char** argv, Settings& s) {
     app.add_option("--backend", s.backend,
                    "cpu, cuda or auto (default cpu); cpu-reference = the straightforward full-frame path, for comparison")
         ->check(CLI::IsMember({"cpu", "cuda", "auto", "cpu-reference"}));
-    app.add_option("--cov_order", s.cov_order, "Force the covariance order: scalar, avx2, avx512 (default: as libvmaf on this CPU)")
+    app.add_option("--dispatch", s.dispatch,
+                   "Reproduce libvmaf's values of this dispatch: scalar, avx2, avx512 (default: the one libvmaf picks on\n"
+                   "this CPU under --cpumask; they differ for SpEED's covariance sums and ADM with adm_csf_mode=1)")
         ->check(CLI::IsMember({"scalar", "avx2", "avx512"}));
+    app.add_option("--cov_order", s.dispatch, "Same as --dispatch (its former name)")->check(CLI::IsMember({"scalar", "avx2", "avx512"}));
     app.add_option("--batch", s.batch, "Frames per engine call (default: the engine's choice)")->check(CLI::Range(1, 4096));
     app.add_flag("--parity", s.parity,
                  "Run the CPU and the CUDA engine on the input and compare every value; exit 0 only if all are identical");
-    app.add_option("-m,--model", models, "Not supported: speedqa extracts features only");
-    app.add_flag("-n,--no_prediction", no_prediction, "Accepted for compatibility (speedqa never predicts)");
     app.add_flag("-q,--quiet", s.quiet, "No progress meter");
     app.add_flag("-v,--version", version, "Print the version and exit");
 
@@ -78,8 +87,6 @@ ParseResult parse_command_line(int argc, char** argv, Settings& s) {
             }
         }
         app.parse(argc, argv);
-        if (!models.empty()) throw CLI::ValidationError("--model", "models are not supported: speedqa extracts the "
-                                                                   "speed_chroma and speed_temporal features only");
         if (!width.empty() || !height.empty() || !pix.empty() || !bitdepth.empty()) {
             if (width.empty() || height.empty() || pix.empty() || bitdepth.empty())
                 throw CLI::ValidationError("raw .yuv input", "needs all of --width, --height, --pixel_format, --bitdepth");
@@ -120,8 +127,12 @@ ParseResult parse_command_line(int argc, char** argv, Settings& s) {
         if (!skip_ref.empty()) s.frame_skip_ref = parse_unsigned("--frame_skip_ref", skip_ref);
         if (!skip_dist.empty()) s.frame_skip_dist = parse_unsigned("--frame_skip_dist", skip_dist);
         if (!subsample.empty()) s.subsample = parse_unsigned("--subsample", subsample);
-        if (s.features.empty())
-            throw CLI::ValidationError("--feature", "required: give --feature speed_chroma and/or --feature speed_temporal");
+        if (s.no_prediction && !s.models.empty())
+            throw CLI::ValidationError("--no_prediction", "cannot be combined with --model");
+        // vmaf computes vmaf_v0.6.1 unless told otherwise
+        if (!s.no_prediction && s.models.empty()) s.models.push_back("version=vmaf_v0.6.1");
+        if (s.no_prediction && s.features.empty())
+            throw CLI::ValidationError("--no_prediction", "needs at least one --feature");
     } catch (const CLI::CallForHelp&) {
         std::printf("%s", app.help().c_str());
         return ParseResult::exit_ok;

@@ -1,5 +1,5 @@
-// The speedqa command line: the vmaf CLI's flags for these features, plus
-// --backend, --precision and --cov_order.
+// The speedqa command line: the vmaf CLI's flags, plus --backend,
+// --precision, --dispatch and --model_dir.
 #pragma once
 
 #include <optional>
@@ -23,7 +23,10 @@ struct Settings {
     unsigned frame_cnt = 0, frame_skip_ref = 0, frame_skip_dist = 0, subsample = 0;
     bool quiet = false;
     std::string backend = "cpu";
-    std::string cov_order;
+    std::string dispatch;              // "": libvmaf's on this CPU under --cpumask
+    std::vector<std::string> models;   // --model arguments (default: version=vmaf_v0.6.1, as vmaf)
+    std::vector<std::string> model_dirs;
+    bool no_prediction = false;
     int batch = 0;
     bool parity = false;  // run the CPU and CUDA engines and compare every value
 };

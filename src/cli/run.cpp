@@ -7,26 +7,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <cstdio>
-#include <set>
 
-#include "api/engine_factory.hpp"
-#include "core/error.hpp"
+#include "io/pooling.hpp"
 #include "speedqa/speedqa.hpp"
 
 namespace speedqa::cli {
 namespace {
-
-std::vector<FeatureSpec> parse_features(const std::vector<std::string>& texts) {
-    std::vector<FeatureSpec> out;
-    std::set<std::string> names;
-    for (const std::string& t : texts) {
-        out.push_back(parse_feature(t));
-        for (const std::string& n : out.back().metric_names())
-            if (!names.insert(n).second)
-                throw Error("--feature " + t + ": gives metric " + n + " a second time (same feature, same options)");
-    }
-    return out;
-}
 
 void check_compatible(const io::VideoReader& a, const io::VideoReader& b) {
     const VideoFormat& fa = a.format();
@@ -64,22 +50,20 @@ private:
 };
 
 // --parity: every value of both engines compared bit for bit.
-int report_parity(const std::vector<std::string>& names, const std::vector<double>& cpu, const std::vector<double>& gpu,
-                  long long frames, bool quiet) {
+int report_parity(const std::vector<std::string>& names, const std::vector<FrameScores>& cpu,
+                  const std::vector<FrameScores>& gpu) {
     const size_t metrics = names.size();
-    long long identical = 0, shown = 0;
-    for (size_t i = 0; i < cpu.size(); i++) {
-        if (std::memcmp(&cpu[i], &gpu[i], sizeof(double)) == 0 || (cpu[i] != cpu[i] && gpu[i] != gpu[i])) {
-            identical++;
-        } else if (shown++ < 10) {
-            std::fprintf(stderr, "parity: frame %zu %s: cpu %.17g cuda %.17g\n", i / metrics, names[i % metrics].c_str(),
-                         cpu[i], gpu[i]);
+    long long identical = 0, shown = 0, values = 0;
+    for (size_t i = 0; i < cpu.size(); i++)
+        for (size_t m = 0; m < metrics; m++) {
+            const double a = cpu[i].values[m], b = gpu[i].values[m];
+            values++;
+            if (std::memcmp(&a, &b, sizeof(double)) == 0 || (a != a && b != b)) identical++;
+            else if (shown++ < 10)
+                std::fprintf(stderr, "parity: frame %zu %s: cpu %.17g cuda %.17g\n", i, names[m].c_str(), a, b);
         }
-    }
-    const long long values = static_cast<long long>(cpu.size());
-    std::printf("parity: %lld frames x %zu metrics = %lld values compared, %lld identical, %lld differ\n", frames, metrics,
-                values, identical, values - identical);
-    (void)quiet;
+    std::printf("parity: %zu frames x %zu metrics = %lld values compared, %lld identical, %lld differ\n", cpu.size(),
+                metrics, values, identical, values - identical);
     return identical == values ? 0 : 3;
 }
 
@@ -103,7 +87,6 @@ private:
 
 int run(const Settings& s) {
     PhaseTimer timer;
-    const std::vector<FeatureSpec> features = parse_features(s.features);
     if (s.reference == "-" && s.distorted == "-")
         throw Error("reference and distorted cannot both be standard input");
     auto ref = io::VideoReader::open(s.reference, s.raw);
@@ -112,25 +95,27 @@ int run(const Settings& s) {
     const VideoFormat format = ref->format();
     timer.mark("open inputs");
 
-    EngineChoice choice;
-    choice.backend = s.backend;
-    choice.threads = s.threads;
-    choice.cpumask = s.cpumask;
-    choice.cov_order = s.cov_order;
-    choice.batch = s.batch;
-    std::string note;
-    std::unique_ptr<Engine> engine, twin;  // twin: the CUDA engine under --parity
+    ScorerOptions o;
+    o.backend = s.backend;
+    o.threads = s.threads;
+    o.cpumask = s.cpumask;
+    o.dispatch = s.dispatch;
+    o.batch = s.batch;
+    o.models = s.models;
+    o.model_dirs = s.model_dirs;
+    std::unique_ptr<Scorer> scorer, twin;  // twin: the CUDA engine under --parity
     if (s.parity) {
-        choice.backend = "cpu";
-        engine = make_engine(format, features, choice);
-        choice.backend = "cuda";
-        twin = make_engine(format, features, choice);
-        if (!s.quiet) std::fprintf(stderr, "parity: %s vs %s\n", engine->describe().c_str(), twin->describe().c_str());
+        o.backend = "cpu";
+        scorer = std::make_unique<Scorer>(format, s.features, o);
+        o.backend = "cuda";
+        twin = std::make_unique<Scorer>(format, s.features, o);
+        if (!s.quiet)
+            std::fprintf(stderr, "parity: %s vs %s\n", scorer->backend_description().c_str(),
+                         twin->backend_description().c_str());
     } else {
-        engine = make_engine(format, features, choice, &note);
-        if (!note.empty() && !s.quiet) std::fprintf(stderr, "%s\n", note.c_str());
+        scorer = std::make_unique<Scorer>(format, s.features, o);
+        if (!scorer->backend_choice().empty() && !s.quiet) std::fprintf(stderr, "%s\n", scorer->backend_choice().c_str());
     }
-
     timer.mark("create engine");
     for (unsigned i = 0; i < s.frame_skip_ref; i++)
         if (!ref->next()) break;
@@ -143,31 +128,21 @@ int run(const Settings& s) {
         long long n = std::min(ref->frame_count() - static_cast<long long>(s.frame_skip_ref),
                                dis->frame_count() - static_cast<long long>(s.frame_skip_dist));
         if (s.frame_cnt) n = std::min<long long>(n, s.frame_cnt);
-        engine->expect_frames(std::max(0LL, n));
+        scorer->expect_frames(std::max(0LL, n));
     }
-    const int metrics = metric_count(features);
-    // --batch sets the engine's batch; the command hands it several at once
-    int batch_size = std::max(engine->preferred_batch(), twin ? twin->preferred_batch() : 0);
+    int batch_size = std::max(scorer->preferred_batch(), twin ? twin->preferred_batch() : 0);
     // frames from a pipe are held in memory until scored: keep that bounded
     if (!lengths_known) batch_size = std::min(batch_size, 32);
-    io::ScoreTable table;
-    for (const FeatureSpec& f : features)
-        for (const std::string& n : f.metric_names()) table.metric_names.push_back(n);
-    table.width = format.width;
-    table.height = format.height;
-    table.version = std::string("speedqa ") + speedqa::version();
-    table.subsample = s.subsample;
 
     Progress progress(!s.quiet && isatty(fileno(stderr)));
-    io::FramePtr prev_ref, prev_dis;
-    std::vector<io::FramePtr> batch_ref, batch_dis;
+    std::vector<io::FramePtr> batch_ref, batch_dis, prev_ref, prev_dis;  // prev: newest first
     std::vector<Picture> pics_ref, pics_dis;
-    std::vector<double> scores, twin_scores;
+    std::vector<FrameScores> scores, twin_scores;
     long long index = 0;
     bool ended = false;
     while (!ended) {
         // (auto: the batch grows to the device engine's once it has taken over)
-        if (lengths_known) batch_size = std::max(batch_size, engine->preferred_batch());
+        if (lengths_known) batch_size = std::max(batch_size, scorer->preferred_batch());
         batch_ref.clear();
         batch_dis.clear();
         while (static_cast<int>(batch_ref.size()) < batch_size) {
@@ -195,65 +170,74 @@ int run(const Settings& s) {
             pics_ref.push_back(batch_ref[k]->pic);
             pics_dis.push_back(batch_dis[k]->pic);
         }
-        FrameBatch b;
-        b.ref = pics_ref.data();
-        b.dis = pics_dis.data();
-        b.count = static_cast<int>(pics_ref.size());
-        b.first_index = static_cast<int>(index);
-        if (prev_ref) {
-            b.prev_ref = &prev_ref->pic;
-            b.prev_dis = &prev_dis->pic;
+        // the frames before this batch, which this command still holds
+        PreviousFrames previous;
+        for (size_t h = 0; h < prev_ref.size(); h++) {
+            previous.ref[h] = &prev_ref[h]->pic;
+            previous.dis[h] = &prev_dis[h]->pic;
         }
-        const size_t at = scores.size();
-        scores.resize(at + static_cast<size_t>(b.count) * metrics);
-        engine->score(b, scores.data() + at);
-        if (twin) {
-            twin_scores.resize(scores.size());
-            twin->score(b, twin_scores.data() + at);
+        const int count = static_cast<int>(pics_ref.size());
+        scorer->push_batch(pics_ref.data(), pics_dis.data(), count, scores, &previous);
+        if (twin) twin->push_batch(pics_ref.data(), pics_dis.data(), count, twin_scores, &previous);
+        // newest first: frames index + count - 1, index + count - 2
+        std::vector<io::FramePtr> next_ref, next_dis;
+        for (int h = 0; h < 2; h++) {
+            const int k = count - 1 - h;
+            if (k >= 0) {
+                next_ref.push_back(batch_ref[static_cast<size_t>(k)]);
+                next_dis.push_back(batch_dis[static_cast<size_t>(k)]);
+            } else if (!prev_ref.empty()) {
+                next_ref.push_back(prev_ref[0]);
+                next_dis.push_back(prev_dis[0]);
+            }
         }
-        prev_ref = batch_ref.back();
-        prev_dis = batch_dis.back();
-        index += b.count;
+        prev_ref = std::move(next_ref);
+        prev_dis = std::move(next_dis);
+        index += count;
         progress.update(index);
+    }
+    {
+        std::vector<FrameScores> rest = scorer->flush();
+        scores.insert(scores.end(), std::make_move_iterator(rest.begin()), std::make_move_iterator(rest.end()));
+        if (twin) {
+            rest = twin->flush();
+            twin_scores.insert(twin_scores.end(), std::make_move_iterator(rest.begin()), std::make_move_iterator(rest.end()));
+        }
     }
     progress.finish();
     timer.mark("score all frames");
     if (index == 0) throw Error("no frames to score: " + (ref->frame_count() == 0 ? ref->path() : dis->path()) + " is empty");
 
+    if (!s.quiet)
+        for (const std::string& n : scorer->notes()) std::fprintf(stderr, "warning: %s\n", n.c_str());
+    if (twin) return report_parity(scorer->metric_names(), scores, twin_scores);
+    if (s.backend == "auto" && !s.quiet) std::fprintf(stderr, "%s\n", scorer->backend_description().c_str());
+
+    io::ScoreTable table;
+    table.metric_names = scorer->metric_names();
+    table.width = format.width;
+    table.height = format.height;
+    table.version = std::string("speedqa ") + speedqa::version();
+    table.subsample = s.subsample;
     table.fps = progress.fps(index);
-    table.frames.resize(static_cast<size_t>(index));
-    for (long long i = 0; i < index; i++)
-        table.frames[static_cast<size_t>(i)].assign(scores.begin() + i * metrics, scores.begin() + (i + 1) * metrics);
-
-    if (engine->unconverged_images() && !s.quiet)
-        std::fprintf(stderr, "warning: %lld images stopped at 500 eigenvalue sweeps (libvmaf warns: possible "
-                             "non-convergence); their scores are libvmaf's all the same\n",
-                     engine->unconverged_images());
-
-    if (twin) return report_parity(table.metric_names, scores, twin_scores, index, s.quiet);
-    if (s.backend == "auto" && !s.quiet) std::fprintf(stderr, "%s\n", engine->describe().c_str());
+    table.frames.reserve(scores.size());
+    for (FrameScores& f : scores) table.frames.push_back(std::move(f.values));
 
     if (!s.output.empty()) {
         io::write_scores_file(s.output, s.format, table, s.precision);
         timer.mark("write output");
     } else {
-        // No file: the pooled mean of each metric, as vmaf prints its model score.
+        // No file: the pooled mean of each metric (vmaf prints its models' on a terminal).
         for (size_t m = 0; m < table.metric_names.size(); m++) {
-            double sum = 0;
-            long long n = 0;
-            for (long long i = 0; i < index; i++) {
-                if (s.subsample > 1 && i % s.subsample) continue;
-                sum += table.frames[static_cast<size_t>(i)][m];
-                n++;
-            }
-            std::printf("%s: %f\n", table.metric_names[m].c_str(), sum / n);
+            const io::Pooled p = io::pool_metric(table, m);
+            std::printf("%s: %f\n", table.metric_names[m].c_str(), p.mean);
         }
     }
     // The output is written and closed. Releasing a GPU (context, pinned
     // staging) costs tens of milliseconds, and on a short clip with auto the
     // CUDA engine may still be starting, which would have to finish first:
     // the process leaves without either; the system reclaims it all.
-    if (engine->holds_device() || engine->device_start_pending()) {
+    if (scorer->holds_device()) {
         std::fflush(stdout);
         std::fflush(stderr);
         std::_Exit(0);

@@ -1,5 +1,9 @@
 #include "core/cpu_flags.hpp"
 
+#include <algorithm>
+
+#include "core/env.hpp"
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #include <cstdint>
@@ -39,9 +43,12 @@ CpuFlags detect_cpu_flags() { return {}; }
 
 Isa host_isa(unsigned cpumask) {
     const CpuFlags f = detect_cpu_flags();
-    if (f.avx512 && !(cpumask & kMaskAvx512) && !(cpumask & kMaskAvx2)) return Isa::avx512;
-    if (f.avx2 && !(cpumask & kMaskAvx2)) return Isa::avx2;
-    return Isa::c;
+    Isa isa = Isa::c;
+    if (f.avx2 && !(cpumask & kMaskAvx2)) isa = Isa::avx2;
+    if (isa == Isa::avx2 && f.avx512 && !(cpumask & kMaskAvx512)) isa = Isa::avx512;
+    // SPEEDQA_KERNELS narrows it further (tests, benchmarks)
+    static const int limit = env_choice("SPEEDQA_KERNELS", {"c", "avx2", "avx512"}, 2);
+    return static_cast<Isa>(std::min(static_cast<int>(isa), limit));
 }
 
 Dispatch libvmaf_dispatch(unsigned cpumask) {

@@ -37,6 +37,9 @@ const char* dispatch_name(Dispatch d);  // "scalar", "avx2", "avx512"
 struct CpuTarget {
     Isa isa = Isa::c;
     Dispatch dispatch = Dispatch::scalar;
+    // The straightforward implementation, where a feature has one (the
+    // yardstick of tests and benchmarks: --backend cpu-reference).
+    bool straightforward = false;
 };
 
 // One frame as a kernel sees it. prev_ref[0] / prev_dis[0] are the frame
@@ -106,13 +109,14 @@ public:
     // Default: the raw values are the outputs, emitted at once.
     virtual std::unique_ptr<Sequencer> make_sequencer() const;
 
-protected:
-    Feature(OptionValues options, std::vector<FeatureOutput> outputs)
-        : options_(std::move(options)), outputs_(std::move(outputs)) {}
     // The outputs for libvmaf's provided-feature names, named as libvmaf names
     // them with these options.
     static std::vector<FeatureOutput> outputs_for(const std::vector<std::string>& provided, const OptionValues& options,
                                                   bool deferred = false);
+
+protected:
+    Feature(OptionValues options, std::vector<FeatureOutput> outputs)
+        : options_(std::move(options)), outputs_(std::move(outputs)) {}
 
 private:
     OptionValues options_;

@@ -1,6 +1,6 @@
 // Qualifiers for the arithmetic that both backends share.
 //
-// Every function in src/exact/ is compiled by the host compiler for the CPU
+// Every function in src/exact/ and in a feature's exact/ folder is compiled by the host compiler for the CPU
 // engine and by nvcc for the CUDA engine. Exactness across backends rests on
 // three things: the same statements (this directory), the same evaluation
 // (no contraction: -ffp-contract=off on the host, --fmad=false on the device)
@@ -21,16 +21,6 @@
 #include <cstdint>
 
 namespace speedqa::exact {
-
-// The reference works on 5x5 blocks: 25 shifted submatrices, a 25x25
-// covariance and 25 eigenvalues per image.
-inline constexpr int kBlock = 5;
-inline constexpr int kBlockElems = kBlock * kBlock;
-inline constexpr int kCovPairs = kBlockElems * (kBlockElems + 1) / 2;  // 325
-inline constexpr int kNumScales = 4;   // decimation by 2^4 = 16
-inline constexpr int kDecimation = 1 << kNumScales;
-inline constexpr double kEigenEps = 1e-6;
-inline constexpr int kMaxEigenSweeps = 500;
 
 // sqrt evaluated in double and rounded to float, as C does for
 // `float r = sqrt(float_expr)`. (Equal to sqrtf, since double carries more

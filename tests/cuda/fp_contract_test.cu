@@ -11,7 +11,7 @@
 #include <random>
 #include <vector>
 
-#include "exact/eigen.hpp"
+#include "features/speed/exact/eigen.hpp"
 
 namespace {
 

@@ -14,8 +14,10 @@
 #include "api/engine_factory.hpp"
 #include "core/error.hpp"
 #include "cpu/cpu_engine.hpp"
-#include "cuda/cuda_engine.hpp"
+#include "features/speed/cuda/cuda_engine.hpp"
+#include "features/registry.hpp"
 #include "support/run_engine.hpp"
+#include "support/run_feature.hpp"
 #include "support/testdata.hpp"
 
 namespace speedqa::testing {
@@ -40,20 +42,23 @@ void compare(const std::vector<std::vector<double>>& cpu, const std::vector<std:
         }
 }
 
-std::vector<std::vector<double>> run_backend(const std::string& backend, const VideoFormat& f,
-                                             const std::vector<FeatureSpec>& specs, exact::CovOrder order,
-                                             const std::vector<Picture>& ref, const std::vector<Picture>& dis, int batch,
-                                             int cuda_batch = 0, long long* direct_batches = nullptr) {
+std::vector<std::vector<double>> run_backend(const std::string& backend, const VideoFormat& f, const FeatureSet& specs,
+                                             Dispatch order, const std::vector<Picture>& ref,
+                                             const std::vector<Picture>& dis, int batch, int cuda_batch = 0,
+                                             long long* direct_batches = nullptr) {
     EngineChoice c;
     c.backend = backend;
     c.threads = 2;
-    c.cov_order = cov_order_name(order);
+    c.dispatch = dispatch_name(order);
     c.batch = cuda_batch;
-    auto engine = make_engine(f, specs, c);
-    auto out = run_clip(*engine, ref, dis, metric_count(specs), batch);
-    if (direct_batches) *direct_batches += engine->batches_copied_directly();
+    auto engine = make_engine(f, specs.list, c);
+    auto out = run_clip(*engine, ref, dis, specs.raw_stride, batch);
+    if (const auto* device = dynamic_cast<const cuda::CudaEngine*>(engine.get()); device && direct_batches)
+        *direct_batches += device->batches_copied_directly();
     return out;
 }
+
+constexpr Dispatch kDispatches[] = {Dispatch::scalar, Dispatch::avx2, Dispatch::avx512};
 
 // A copy of frames in page-locked memory, marked so: the CUDA engine then
 // copies their rows straight to the device (its other input path).
@@ -103,15 +108,15 @@ TEST(CudaParity, EveryGoldenClipOptionSetAndOrder) {
         const auto ref = frames_of(clip->format, ref_bytes, clip->frames);
         const auto dis = frames_of(clip->format, dis_bytes, clip->frames);
         const PageLockedFrames locked_ref(clip->format, ref_bytes, clip->frames), locked_dis(clip->format, dis_bytes, clip->frames);
-        const std::vector<FeatureSpec> specs = {parse_feature(g.cli_feature_arg())};
-        for (exact::CovOrder order : {exact::CovOrder::scalar, exact::CovOrder::avx2, exact::CovOrder::avx512}) {
+        const FeatureSet specs = feature_set(all_features(), {g.cli_feature_arg()}, clip->format);
+        for (Dispatch order : kDispatches) {
             const auto cpu = run_backend("cpu", clip->format, specs, order, ref, dis, 5);
             const auto gpu = run_backend("cuda", clip->format, specs, order, ref, dis, 7, 3);
-            compare(cpu, gpu, t, g.clip + " " + g.cli_feature_arg() + " " + cov_order_name(order));
+            compare(cpu, gpu, t, g.clip + " " + g.cli_feature_arg() + " " + dispatch_name(order));
             // the page-locked input path (rows copied straight from the frames)
             const auto direct = run_backend("cuda", clip->format, specs, order, locked_ref.pictures, locked_dis.pictures, 7, 3,
                                             &t.direct_batches);
-            compare(cpu, direct, t, g.clip + " " + g.cli_feature_arg() + " " + cov_order_name(order) + " page-locked");
+            compare(cpu, direct, t, g.clip + " " + g.cli_feature_arg() + " " + dispatch_name(order) + " page-locked");
         }
     }
     std::printf("[parity] golden clips: %lld runs, %lld values compared, %lld identical; %lld batches from page-locked "
@@ -158,31 +163,35 @@ TEST(CudaParity, SyntheticFormatsDepthsAndOptions) {
     };
     const std::vector<Case> cases = {
         {{352, 288, PixelFormat::yuv420, 8}, {"speed_chroma", "speed_temporal"}},
-        {{320, 240, PixelFormat::yuv422, 10}, {"speed_chroma=wvm=3:snn=0.5", "speed_temporal=urd=true"}},
-        {{256, 176, PixelFormat::yuv444, 12}, {"speed_chroma=ks=1.5", "speed_temporal=ks=0.5"}},
-        {{200, 160, PixelFormat::yuv444, 16}, {"speed_chroma=ks=3", "speed_temporal=ks=2.4"}},
-        {{333, 251, PixelFormat::yuv420, 8}, {"speed_chroma=ps=2:psm=lanczos4", "speed_temporal=ps=2:psm=lanczos4"}},
-        {{400, 300, PixelFormat::yuv420, 10}, {"speed_chroma=ps=0.7:psm=bicubic", "speed_temporal=ps=0.5:psm=bilinear"}},
-        {{400, 300, PixelFormat::yuv444, 8}, {"speed_chroma=ps=1.5:psm=nearest:wvm=6", "speed_temporal=ps=3.1:psm=bicubic"}},
-        {{160, 96, PixelFormat::yuv400, 8}, {"speed_temporal", "speed_temporal=ks=3.71134"}},
+        {{320, 240, PixelFormat::yuv422, 10},
+         {"speed_chroma=speed_weight_var_mode=3:speed_sigma_nn=0.5", "speed_temporal=speed_use_ref_diff=true"}},
+        {{256, 176, PixelFormat::yuv444, 12}, {"speed_chroma=speed_kernelscale=1.5", "speed_temporal=speed_kernelscale=0.5"}},
+        {{200, 160, PixelFormat::yuv444, 16}, {"speed_chroma=speed_kernelscale=3", "speed_temporal=speed_kernelscale=2.4"}},
+        {{333, 251, PixelFormat::yuv420, 8},
+         {"speed_chroma=speed_prescale=2:speed_prescale_method=lanczos4", "speed_temporal=speed_prescale=2:speed_prescale_method=lanczos4"}},
+        {{400, 300, PixelFormat::yuv420, 10},
+         {"speed_chroma=speed_prescale=0.7:speed_prescale_method=bicubic", "speed_temporal=speed_prescale=0.5:speed_prescale_method=bilinear"}},
+        {{400, 300, PixelFormat::yuv444, 8},
+         {"speed_chroma=speed_prescale=1.5:speed_prescale_method=nearest:speed_weight_var_mode=6",
+          "speed_temporal=speed_prescale=3.1:speed_prescale_method=bicubic"}},
+        {{160, 96, PixelFormat::yuv400, 8}, {"speed_temporal", "speed_temporal=speed_kernelscale=3.71134"}},
     };
     Tally t;
     uint32_t seed = 1;
     for (const Case& c : cases) {
-        std::vector<FeatureSpec> specs;
-        for (const std::string& s : c.features) specs.push_back(parse_feature(s));
+        const FeatureSet specs = feature_set(all_features(), c.features, c.f);
         const int frames = 6;
         const auto rbytes = synthetic_video(c.f, frames, seed++);
         const auto dbytes = synthetic_video(c.f, frames, seed++);
         const auto ref = frames_of(c.f, rbytes), dis = frames_of(c.f, dbytes);
         const PageLockedFrames locked_ref(c.f, rbytes), locked_dis(c.f, dbytes);
-        for (exact::CovOrder order : {exact::CovOrder::scalar, exact::CovOrder::avx2, exact::CovOrder::avx512}) {
+        for (Dispatch order : kDispatches) {
             const auto cpu = run_backend("cpu", c.f, specs, order, ref, dis, 4);
             const auto gpu = run_backend("cuda", c.f, specs, order, ref, dis, 6, 4);
-            compare(cpu, gpu, t, c.f.describe() + " " + cov_order_name(order));
+            compare(cpu, gpu, t, c.f.describe() + " " + dispatch_name(order));
             const auto direct = run_backend("cuda", c.f, specs, order, locked_ref.pictures, locked_dis.pictures, 6, 4,
                                             &t.direct_batches);
-            compare(cpu, direct, t, c.f.describe() + " " + cov_order_name(order) + " page-locked");
+            compare(cpu, direct, t, c.f.describe() + " " + dispatch_name(order) + " page-locked");
         }
     }
     std::printf("[parity] synthetic: %lld runs, %lld values compared, %lld identical; %lld batches from page-locked frames\n",
@@ -194,17 +203,19 @@ TEST(CudaParity, SyntheticFormatsDepthsAndOptions) {
 TEST(CudaParity, NoDeviceIsReportedClearly) {
     std::string why;
     if (have_gpu(&why)) GTEST_SKIP() << "a CUDA device is present: the no-device message is tested on machines without one";
+    const VideoFormat format{352, 288, PixelFormat::yuv420, 8};
+    const FeatureSet specs = feature_set(all_features(), {"speed_chroma"}, format);
     EngineChoice c;
     c.backend = "cuda";
     try {
-        make_engine({352, 288, PixelFormat::yuv420, 8}, {parse_feature("speed_chroma")}, c);
+        make_engine(format, specs.list, c);
         FAIL() << "expected an error";
     } catch (const Error& e) {
         EXPECT_NE(std::string(e.what()).find("no CUDA device"), std::string::npos) << e.what();
     }
     c.backend = "auto";
     std::string note;
-    auto engine = make_engine({352, 288, PixelFormat::yuv420, 8}, {parse_feature("speed_chroma")}, c, &note);
+    auto engine = make_engine(format, specs.list, c, &note);
     EXPECT_NE(note.find("CPU engine"), std::string::npos) << note;
 }
 

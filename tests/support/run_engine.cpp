@@ -24,9 +24,9 @@ std::vector<std::vector<double>> run_clip(Engine& engine, const std::vector<Pict
         b.dis = dis.data() + first;
         b.count = std::min(batch, n - first);
         b.first_index = first;
-        if (first > 0) {
-            b.prev_ref = &ref[static_cast<size_t>(first - 1)];
-            b.prev_dis = &dis[static_cast<size_t>(first - 1)];
+        for (int h = 0; h < 2 && first - 1 - h >= 0; h++) {
+            b.prev_ref[h] = &ref[static_cast<size_t>(first - 1 - h)];
+            b.prev_dis[h] = &dis[static_cast<size_t>(first - 1 - h)];
         }
         engine.score(b, flat.data() + static_cast<size_t>(first) * metrics);
     }
@@ -37,11 +37,5 @@ std::vector<std::vector<double>> run_clip(Engine& engine, const std::vector<Pict
     return out;
 }
 
-exact::CovOrder order_named(const std::string& dispatch) {
-    if (dispatch == "scalar") return exact::CovOrder::scalar;
-    if (dispatch == "avx2") return exact::CovOrder::avx2;
-    if (dispatch == "avx512") return exact::CovOrder::avx512;
-    throw std::runtime_error("unknown dispatch " + dispatch);
-}
 
 }  // namespace speedqa::testing

@@ -50,6 +50,17 @@ std::unique_ptr<Feature> feature_from_arg(const std::vector<const FeatureDef*>& 
     throw std::runtime_error("no feature named " + r.name);
 }
 
+FeatureSet feature_set(const std::vector<const FeatureDef*>& defs, const std::vector<std::string>& args,
+                       const VideoFormat& format) {
+    FeatureSet s;
+    for (const std::string& a : args) {
+        s.owned.push_back(feature_from_arg(defs, a, format));
+        s.list.push_back(s.owned.back().get());
+    }
+    s.raw_stride = RawLayout(s.list).stride;
+    return s;
+}
+
 std::vector<CpuTarget> host_targets(Dispatch d) {
     std::vector<CpuTarget> t{{Isa::c, d}};
     const CpuFlags f = detect_cpu_flags();

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/engine.hpp"
 #include "core/feature.hpp"
 
 namespace speedqa::testing {
@@ -18,6 +19,15 @@ std::vector<std::vector<double>> run_feature(const Feature& feature, const CpuTa
 // looked up among `defs` by name.
 std::unique_ptr<Feature> feature_from_arg(const std::vector<const FeatureDef*>& defs, const std::string& arg,
                                           const VideoFormat& format);
+
+// Features built from --feature arguments, and the list engines take.
+struct FeatureSet {
+    std::vector<std::unique_ptr<Feature>> owned;
+    std::vector<const Feature*> list;
+    int raw_stride = 0;  // raw values per frame of the whole list
+};
+FeatureSet feature_set(const std::vector<const FeatureDef*>& defs, const std::vector<std::string>& args,
+                       const VideoFormat& format);
 
 // Every CpuTarget this host can run for a dispatch: Isa::c always, AVX2 and
 // AVX-512 where the CPU has them.

@@ -1,0 +1,113 @@
+#include "features/speed/cpu/est_params.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "features/speed/cpu/kernels.hpp"
+#include "features/speed/cpu/simd_clones.hpp"
+
+namespace speedqa::cpu {
+namespace {
+
+using exact::kBlock;
+using exact::kBlockElems;
+using exact::kCovPairs;
+
+// The Householder QR solve of K X = B, its products through the CPU
+// kernels (same bits as exact::matmul). Compiled for several instruction
+// sets so that back-substitution vectorises across columns.
+SPEEDQA_CLONES
+bool solve_system(const Kernels& kern, const float* cov, const float* b, float* qb, float* x, int nb,
+                  exact::SolveScratch& s) {
+    exact::householder_qr(cov, s, kern.matmul);
+    kern.matmul(qb, s.q, b, kBlockElems, kBlockElems, nb);
+    if (!exact::pivots_usable(s.r)) return false;
+    exact::back_substitute_rows(s.r, qb, x, nb);
+    return true;
+}
+
+}  // namespace
+
+EstParams::EstParams(const exact::Dimensions& dim, exact::CovOrder order, CovImpl impl, const Kernels* kernels)
+    : dim_(dim), order_(order), impl_(impl), layout_(exact::cov_layout(order, dim.sub_w)),
+      kernels_(kernels ? kernels : &best_kernels()) {
+    cov_.resize(kBlockElems * kBlockElems);
+    slots_.resize(static_cast<size_t>(layout_.slots()) * kCovSlotDoubles);
+    const size_t nb = static_cast<size_t>(dim.num_blocks);
+    b_.resize(kBlockElems * nb);
+    qb_.resize(kBlockElems * nb);
+    x_.resize(kBlockElems * nb);
+}
+
+void EstParams::compute_means(const float* img, int stride) {
+    float sums[kBlockElems] = {};
+    for (int i = 0; i < dim_.sub_h; i++) kernels_->sums_row(img, stride, i, dim_.sub_w, sums);
+    for (int b = 0; b < kBlockElems; b++) means_[b] = exact::mean_normalise(sums[b], dim_.sub_count());
+}
+
+void EstParams::compute_covariance_all_pairs(const float* img, int stride) {
+    std::fill(slots_.begin(), slots_.end(), 0.0);
+    alignas(64) double mean[kCovPad] = {};
+    for (int b = 0; b < kBlockElems; b++) mean[b] = means_[b];
+    constexpr int kStrip = 8;  // rows a kernel call: the chains' accumulators stay in registers across them
+    for (int i = 0; i < dim_.sub_h; i += kStrip)
+        kernels_->cov_rows(img, stride, i, std::min(kStrip, dim_.sub_h - i), dim_.sub_w, mean, layout_, slots_.data());
+    double s[exact::kMaxCovSlots];
+    for (int x = 0; x < kBlockElems; x++)
+        for (int y = 0; y <= x; y++) {
+            for (int k = 0; k < layout_.slots(); k++) s[k] = slots_[static_cast<size_t>(k) * kCovSlotDoubles + x * kCovPad + y];
+            const float v = exact::cov_normalise(exact::cov_finish(order_, s), dim_.sub_count());
+            cov_[x * kBlockElems + y] = v;
+            cov_[y * kBlockElems + x] = v;
+        }
+}
+
+void EstParams::compute_covariance_per_pair(const float* img, int stride) {
+    for (int x = 0; x < kBlockElems; x++)
+        for (int y = 0; y <= x; y++) {
+            const double mx = means_[x], my = means_[y];
+            const float* px = img + (x / kBlock) * stride + x % kBlock;
+            const float* py = img + (y / kBlock) * stride + y % kBlock;
+            double s[exact::kMaxCovSlots] = {};
+            for (int i = 0; i < dim_.sub_h; i++)
+                for (int j = 0; j < dim_.sub_w; j++) {
+                    const double vx = px[i * stride + j], vy = py[i * stride + j];
+                    const int k = layout_.slot(j);
+                    s[k] = exact::cov_term(layout_.fused(k), s[k], vx - mx, vy - my);
+                }
+            const float v = exact::cov_normalise(exact::cov_finish(order_, s), dim_.sub_count());
+            cov_[x * kBlockElems + y] = v;
+            cov_[y * kBlockElems + x] = v;
+        }
+}
+
+void EstParams::solve(ImageStats& out) {
+    out.eigen_sweeps = exact::symmetric_eigenvalues(cov_.data(), out.eigenvalues, eigen_scratch_);
+    bool regular = true;
+    for (float e : out.eigenvalues)
+        if (static_cast<double>(e) < exact::kEigenEps) regular = false;
+
+    const int nb = dim_.num_blocks;
+    for (int e = 0; e < kBlockElems; e++)
+        for (int bi = 0; bi < dim_.blocks_h; bi++)
+            for (int bj = 0; bj < dim_.blocks_w; bj++)
+                b_[static_cast<size_t>(e) * nb + bi * dim_.blocks_w + bj] =
+                    dec_[static_cast<size_t>(kBlock * bi + e / kBlock) * dec_stride_ + kBlock * bj + e % kBlock];
+
+    const bool solved = regular && solve_system(*kernels_, cov_.data(), b_.data(), qb_.data(), x_.data(), nb, solve_scratch_);
+    out.singular = !solved;
+    if (!solved) std::fill(x_.begin(), x_.end(), 0.0f);
+    out.variances.resize(static_cast<size_t>(nb));
+    for (int j = 0; j < nb; j++) out.variances[static_cast<size_t>(j)] = exact::block_variance(x_.data(), b_.data(), nb, j);
+}
+
+void EstParams::run(const float* img, int stride, ImageStats& out) {
+    dec_ = img;
+    dec_stride_ = stride;
+    compute_means(img, stride);
+    if (impl_ == CovImpl::per_pair) compute_covariance_per_pair(img, stride);
+    else compute_covariance_all_pairs(img, stride);
+    solve(out);
+}
+
+}  // namespace speedqa::cpu

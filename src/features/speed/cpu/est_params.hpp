@@ -1,0 +1,62 @@
+// est_params on the CPU: from the decimated, mean-subtracted image to the 25
+// eigenvalues of its block covariance and one variance per 5x5 block.
+#pragma once
+
+#include <vector>
+
+#include "features/speed/image_stats.hpp"
+#include "features/speed/exact/covariance.hpp"
+#include "features/speed/exact/dimensions.hpp"
+#include "features/speed/exact/eigen.hpp"
+#include "features/speed/exact/solve.hpp"
+
+namespace speedqa::cpu {
+
+using speedqa::ImageStats;
+
+struct Kernels;
+
+// How the covariance chains are computed. Every implementation gives the
+// bits of the order it emulates; they differ only in speed.
+enum class CovImpl {
+    per_pair,    // one pair at a time, the reference statement as written
+    all_pairs,   // all 325 pairs advance together (cpu/kernels.hpp), vectorised across pairs
+};
+
+class EstParams {
+public:
+    // kernels: the CPU kernels to use (nullptr: the widest this host runs).
+    EstParams(const exact::Dimensions& dim, exact::CovOrder order, CovImpl impl = CovImpl::all_pairs,
+              const Kernels* kernels = nullptr);
+
+    // `img` is the operating-size image, row stride `stride` floats.
+    void run(const float* img, int stride, ImageStats& out);
+
+    // Stage outputs of the last run, for tests.
+    const float* means() const { return means_; }
+    const float* covariance() const { return cov_.data(); }
+
+private:
+    void compute_means(const float* img, int stride);
+    void compute_covariance_all_pairs(const float* img, int stride);
+    void compute_covariance_per_pair(const float* img, int stride);
+    void solve(ImageStats& out);
+
+    const float* dec_ = nullptr;  // image of the current run
+    int dec_stride_ = 0;
+    exact::Dimensions dim_;
+    exact::CovOrder order_;
+    CovImpl impl_;
+    exact::CovLayout layout_;
+    float means_[exact::kBlockElems] = {};
+    std::vector<float> cov_;        // 25 x 25
+    std::vector<double> slots_;     // chain accumulators, kernels.hpp's layout
+    const struct Kernels* kernels_;
+    std::vector<float> b_;          // 25 x num_blocks block samples
+    std::vector<float> qb_;         // Q * B
+    std::vector<float> x_;          // solution
+    exact::EigenScratch eigen_scratch_;
+    exact::SolveScratch solve_scratch_;
+};
+
+}  // namespace speedqa::cpu

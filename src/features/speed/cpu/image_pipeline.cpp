@@ -1,0 +1,158 @@
+#include "features/speed/cpu/image_pipeline.hpp"
+
+#include <algorithm>
+
+#include "features/speed/cpu/kernels.hpp"
+#include "features/speed/exact/convert.hpp"
+#include "exact/filter.hpp"
+#include "features/speed/exact/prescale.hpp"
+
+namespace speedqa::cpu {
+namespace {
+
+using exact::kDecimation;
+using exact::mirror_index;
+
+template <class T>
+inline float convert(T s, float scaler) {
+    if constexpr (sizeof(T) == 1) return exact::convert_8bit(s);
+    else return exact::convert_hbd(s, scaler);
+}
+
+// The value of the image at (y, x) of the original plane.
+template <class T, bool Diff>
+struct SourceReader {
+    const ImageSource& src;
+    float scaler;
+    float operator()(int y, int x) const {
+        const T* pa = reinterpret_cast<const T*>(src.a.data + static_cast<ptrdiff_t>(y) * src.a.stride);
+        if constexpr (Diff) {
+            const T* pb = reinterpret_cast<const T*>(src.b.data + static_cast<ptrdiff_t>(y) * src.b.stride);
+            return convert(pa[x], scaler) - convert(pb[x], scaler);
+        } else {
+            return convert(pa[x], scaler);
+        }
+    }
+};
+
+template <class T, bool Diff>
+void resample_into(const ImagePlan& plan, const ImageSource& src, float* out) {
+    const SourceReader<T, Diff> read{src, exact::sample_scaler(src.bitdepth)};
+    const size_t ncols = plan.cols.size();
+    for (size_t r = 0; r < plan.rows.size(); r++)
+        for (size_t c = 0; c < ncols; c++)
+            out[r * ncols + c] = exact::interpolate(plan.method, plan.col_taps[c], plan.row_taps[r], read);
+}
+
+}  // namespace
+
+ImagePipeline::ImagePipeline(const ImagePlan& plan, exact::CovOrder order, CovImpl impl, const Kernels* kernels)
+    : plan_(plan), est_(plan.dim, order, impl, kernels), kernels_(kernels ? *kernels : best_kernels()) {
+    if (plan.resample) compact_.resize(plan.rows.size() * plan.cols.size());
+    vrow_.resize(plan.cols.size());
+    const size_t dec = static_cast<size_t>(plan.dim.operating_w) * plan.dim.operating_h;
+    dec_.resize(dec);
+    tmp_.resize(dec);
+    vert_.resize(dec);
+}
+
+void ImagePipeline::resample(const ImageSource& src) {
+    const bool hbd = src.bitdepth > 8;
+    if (src.difference) {
+        if (hbd) resample_into<uint16_t, true>(plan_, src, compact_.data());
+        else resample_into<uint8_t, true>(plan_, src, compact_.data());
+    } else {
+        if (hbd) resample_into<uint16_t, false>(plan_, src, compact_.data());
+        else resample_into<uint8_t, false>(plan_, src, compact_.data());
+    }
+}
+
+void ImagePipeline::antialias_kept_points(const ImageSource& src) {
+    const exact::Dimensions& d = plan_.dim;
+    const exact::Taps& taps = plan_.antialias;
+    const int radius = taps.radius();
+    const int ncols = static_cast<int>(plan_.cols.size());
+    const uint8_t* a_rows[exact::kMaxTaps];
+    const uint8_t* b_rows[exact::kMaxTaps];
+    const float* f_rows[exact::kMaxTaps];
+
+    for (int i = 0; i < d.operating_h; i++) {
+        for (int k = 0; k < taps.count; k++) {
+            const int row = mirror_index(i * kDecimation - radius + k, d.scaled_h);
+            if (plan_.resample) {
+                f_rows[k] = compact_.data() + static_cast<size_t>(plan_.row_slot[static_cast<size_t>(row)]) * ncols;
+            } else {
+                a_rows[k] = src.a.data + static_cast<ptrdiff_t>(row) * src.a.stride;
+                b_rows[k] = src.difference ? src.b.data + static_cast<ptrdiff_t>(row) * src.b.stride : nullptr;
+            }
+        }
+        float* v = vrow_.data();
+        VerticalArgs args;
+        args.v = v;
+        args.n = ncols;
+        args.taps = taps.v;
+        args.count = taps.count;
+        args.bitdepth = src.bitdepth;
+        if (plan_.resample) {
+            args.a = reinterpret_cast<const uint8_t* const*>(f_rows);
+            args.rows_are_float = true;
+        } else {
+            args.a = a_rows;
+            args.b = b_rows;
+            args.diff = src.difference;
+        }
+        kernels_.vertical(args);
+
+        float* out = tmp_.data() + static_cast<size_t>(i) * d.operating_w;
+        const int* at = plan_.kept_col_taps.data();
+        for (int j = 0; j < d.operating_w; j++, at += taps.count)
+            out[j] = exact::tap_sum(taps.v, taps.count, [&](int k) { return v[at[k]]; });
+    }
+}
+
+void ImagePipeline::subtract_local_mean() {
+    const int w = plan_.dim.operating_w, h = plan_.dim.operating_h;
+    const exact::Taps& taps = plan_.local_mean;
+    const int radius = taps.radius();
+    const float* img = tmp_.data();  // decimated, before subtraction
+    float* vert = vert_.data();
+    // vertical pass: the rows under the taps are found once per output row,
+    // then every column accumulates its taps in order (vectorises over j)
+    const float* rows[exact::kMaxTaps];
+    for (int i = 0; i < h; i++) {
+        for (int k = 0; k < taps.count; k++) rows[k] = img + static_cast<size_t>(mirror_index(i - radius + k, h)) * w;
+        float* out = vert + static_cast<size_t>(i) * w;
+        for (int j = 0; j < w; j++) out[j] = 0.0f;
+        for (int k = 0; k < taps.count; k++) {
+            const float t = taps.v[k];
+            const float* r = rows[k];
+            for (int j = 0; j < w; j++) out[j] = out[j] + t * r[j];
+        }
+    }
+    // horizontal pass and subtraction; mirrored reads only near the borders
+    for (int i = 0; i < h; i++) {
+        const float* vr = vert + static_cast<size_t>(i) * w;
+        const float* in = img + static_cast<size_t>(i) * w;
+        float* out = dec_.data() + static_cast<size_t>(i) * w;
+        auto mean_at = [&](int j) {
+            return exact::tap_sum(taps.v, taps.count, [&](int k) { return vr[mirror_index(j - radius + k, w)]; });
+        };
+        const int lo = std::min(radius, w), hi = std::max(lo, w - radius);
+        for (int j = 0; j < lo; j++) out[j] = in[j] - mean_at(j);
+        for (int j = lo; j < hi; j++) {
+            float acc = 0.0f;
+            for (int k = 0; k < taps.count; k++) acc = acc + taps.v[k] * vr[j - radius + k];
+            out[j] = in[j] - acc;
+        }
+        for (int j = hi; j < w; j++) out[j] = in[j] - mean_at(j);
+    }
+}
+
+void ImagePipeline::run(const ImageSource& src, ImageStats& out) {
+    if (plan_.resample) resample(src);
+    antialias_kept_points(src);
+    subtract_local_mean();
+    est_.run(dec_.data(), plan_.dim.operating_w, out);
+}
+
+}  // namespace speedqa::cpu

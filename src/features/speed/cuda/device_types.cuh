@@ -1,0 +1,95 @@
+// What the kernels of one feature need to know, in device memory or kernel
+// parameters: the plan (taps, tables, sizes) and where each image's samples
+// are in the batch's input buffer.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "features/speed/exact/covariance.hpp"
+#include "features/speed/exact/dimensions.hpp"
+#include "exact/filter.hpp"
+#include "features/speed/exact/prescale.hpp"
+
+namespace speedqa::cuda {
+
+// The batch input buffer holds frame slots: slot 0 is the frame before the
+// batch (speed_temporal), slots 1..count the batch's frames. In a slot, each
+// side (0 = ref, 1 = dis) has each needed plane as "compact rows": only the
+// rows some feature reads, each row whole.
+struct InputLayout {
+    size_t slot_bytes = 0;
+    size_t plane_offset[2][3] = {};  // [side][plane], bytes from the slot start
+    int row_bytes[3] = {};           // bytes of one stored row of the plane
+    const int* row_slot[3] = {};     // device: source row -> compact row (-1: not uploaded)
+    int bitdepth = 8;
+};
+
+enum class ImageKind : int { chroma = 0, temporal = 1 };
+
+struct DevicePlan {
+    exact::Dimensions dim;
+    const exact::Taps* antialias = nullptr;   // device
+    const exact::Taps* local_mean = nullptr;  // device
+    exact::PrescaleMethod method = exact::PrescaleMethod::nearest;
+    bool resample = false;
+    int n_rows = 0, n_cols = 0;               // scaled rows / columns the anti-alias filter reads
+    const int* row_slot = nullptr;            // device: scaled row -> index in the read rows (resample only)
+    const int* col_slot = nullptr;            // device: scaled col -> index in the read cols (resample only)
+    const exact::AxisTaps* row_taps = nullptr;  // device, n_rows entries
+    const exact::AxisTaps* col_taps = nullptr;  // device, n_cols entries
+    exact::CovOrder order = exact::CovOrder::scalar;
+    exact::CovLayout layout;
+    ImageKind kind = ImageKind::chroma;
+    bool use_ref_diff = false;
+};
+
+// Per-feature device scratch and outputs for `images` images.
+struct DeviceWork {
+    int images = 0;
+    float* resampled = nullptr;  // images x n_rows x n_cols (resample only)
+    float* decimated = nullptr;  // images x op_h x op_w, after the anti-alias filter
+    float* centred = nullptr;    // images x op_h x op_w, minus the local mean
+    float* means = nullptr;      // images x 25
+    double* chains = nullptr;    // images x slots x 325
+    float* cov = nullptr;        // images x 625
+    // outputs, contiguous per image: 25 eigenvalues, num_blocks variances, then flags
+    float* out = nullptr;
+    size_t out_stride = 0;       // floats per image in `out`
+};
+
+// Output record of one image (in floats): [0, 25) eigenvalues, [25, 25 + nb)
+// variances, then one float holding the singular flag and one the sweeps.
+__host__ __device__ inline size_t out_floats(int num_blocks) { return 25 + static_cast<size_t>(num_blocks) + 2; }
+
+// Which samples image `img` of a batch is made of.
+struct ImageSourceRef {
+    int plane;
+    int slot_a, side_a;
+    int slot_b, side_b;  // used when diff
+    bool diff;
+};
+
+__host__ __device__ inline int images_per_frame(ImageKind k) { return k == ImageKind::chroma ? 4 : 2; }
+
+__host__ __device__ inline ImageSourceRef image_source(const DevicePlan& p, int img) {
+    ImageSourceRef r{};
+    if (p.kind == ImageKind::chroma) {
+        const int frame = img / 4, c = (img / 2) % 2, side = img % 2;
+        r.plane = 1 + c;
+        r.slot_a = frame + 1;
+        r.side_a = side;
+        r.diff = false;
+    } else {
+        const int frame = img / 2, side = img % 2;
+        r.plane = 0;
+        r.slot_a = frame;  // previous frame
+        r.side_a = side;
+        r.slot_b = frame + 1;
+        r.side_b = (side == 1 && p.use_ref_diff) ? 0 : side;
+        r.diff = true;
+    }
+    return r;
+}
+
+}  // namespace speedqa::cuda

@@ -1,0 +1,354 @@
+// The CUDA engine's kernels. The arithmetic is the shared code in src/exact/
+// (the same statements the CPU engine runs); these kernels only decide which
+// thread evaluates which element. Built with --fmad=false -prec-div=true
+// -prec-sqrt=true, so nothing is fused but the covariance lanes' explicit fma.
+#include "features/speed/cuda/kernels.cuh"
+
+#include "cuda/cuda_check.hpp"
+#include "features/speed/exact/convert.hpp"
+#include "features/speed/exact/covariance.hpp"
+#include "features/speed/exact/eigen.hpp"
+#include "exact/filter.hpp"
+#include "features/speed/exact/prescale.hpp"
+#include "features/speed/exact/solve.hpp"
+
+namespace speedqa::cuda {
+namespace {
+
+using exact::kBlock;
+using exact::kBlockElems;
+using exact::kCovPairs;
+using exact::kDecimation;
+using exact::mirror_index;
+
+__device__ __forceinline__ float sample_at(const uint8_t* input, const InputLayout& L, int slot, int side, int plane,
+                                           int y, int x) {
+    const int compact_row = L.row_slot[plane][y];
+    const uint8_t* row = input + static_cast<size_t>(slot) * L.slot_bytes + L.plane_offset[side][plane] +
+                         static_cast<size_t>(compact_row) * L.row_bytes[plane];
+    if (L.bitdepth == 8) return exact::convert_8bit(row[x]);
+    return exact::convert_hbd(reinterpret_cast<const uint16_t*>(row)[x], exact::sample_scaler(L.bitdepth));
+}
+
+// The image's value at (y, x) of the original plane: a sample, or the
+// temporal difference prev - curr.
+__device__ __forceinline__ float image_value(const uint8_t* input, const InputLayout& L, const ImageSourceRef& s, int y,
+                                             int x) {
+    const float a = sample_at(input, L, s.slot_a, s.side_a, s.plane, y, x);
+    if (!s.diff) return a;
+    return a - sample_at(input, L, s.slot_b, s.side_b, s.plane, y, x);
+}
+
+// Taps staged in shared memory.
+struct SharedTaps {
+    const float* v;
+    int count;
+};
+
+// ---- prescale: only the scaled rows x columns the anti-alias filter reads ----
+__global__ void k_resample(DevicePlan p, InputLayout L, const uint8_t* input, float* out) {
+    const int c = blockIdx.x * blockDim.x + threadIdx.x;
+    const int r = blockIdx.y, img = blockIdx.z;
+    if (c >= p.n_cols) return;
+    const ImageSourceRef s = image_source(p, img);
+    const float v = exact::interpolate(p.method, p.col_taps[c], p.row_taps[r],
+                                       [&](int y, int x) { return image_value(input, L, s, y, x); });
+    out[(static_cast<size_t>(img) * p.n_rows + r) * p.n_cols + c] = v;
+}
+
+// ---- anti-alias filter at the kept points (every 16th row and column) ----
+__global__ void k_antialias(DevicePlan p, InputLayout L, const uint8_t* input, const float* resampled, float* dec) {
+    __shared__ float tap_v[exact::kMaxTaps];
+    for (int k = threadIdx.x; k < exact::kMaxTaps; k += blockDim.x) tap_v[k] = p.antialias->v[k];
+    __syncthreads();
+    const SharedTaps taps{tap_v, p.antialias->count};
+    const exact::Dimensions& d = p.dim;
+    const int j = blockIdx.x * blockDim.x + threadIdx.x;
+    const int i = blockIdx.y, img = blockIdx.z;
+    if (j >= d.operating_w) return;
+    const int radius = taps.count / 2;
+    const ImageSourceRef s = image_source(p, img);
+    const float* res = p.resample ? resampled + static_cast<size_t>(img) * p.n_rows * p.n_cols : nullptr;
+    // horizontal taps over the vertical pass at each column they read
+    const float v = exact::tap_sum(taps.v, taps.count, [&](int k) {
+        const int col = mirror_index(j * kDecimation - radius + k, d.scaled_w);
+        return exact::tap_sum(taps.v, taps.count, [&](int m) {
+            const int row = mirror_index(i * kDecimation - radius + m, d.scaled_h);
+            if (p.resample) return res[static_cast<size_t>(p.row_slot[row]) * p.n_cols + p.col_slot[col]];
+            return image_value(input, L, s, row, col);
+        });
+    });
+    dec[(static_cast<size_t>(img) * d.operating_h + i) * d.operating_w + j] = v;
+}
+
+// ---- the same, one block per kept row: the vertical pass over every
+// column the horizontal taps read is computed once into shared memory with
+// coalesced reads, then each kept column sums its horizontal taps from there.
+constexpr int kRowThreads = 256;
+constexpr size_t kMaxRowSharedBytes = 40 * 1024;  // wider rows (large prescales) use k_antialias
+
+__global__ void __launch_bounds__(kRowThreads) k_antialias_rows(DevicePlan p, InputLayout L, const uint8_t* input,
+                                                                const float* resampled, float* dec) {
+    extern __shared__ float vrow[];  // p.n_cols floats
+    __shared__ float tap_v[exact::kMaxTaps];
+    for (int k = threadIdx.x; k < exact::kMaxTaps; k += blockDim.x) tap_v[k] = p.antialias->v[k];
+    __syncthreads();
+    const SharedTaps taps{tap_v, p.antialias->count};
+    const exact::Dimensions& d = p.dim;
+    const int i = blockIdx.x, img = blockIdx.y;
+    const int radius = taps.count / 2;
+    const ImageSourceRef s = image_source(p, img);
+    const float* res = p.resample ? resampled + static_cast<size_t>(img) * p.n_rows * p.n_cols : nullptr;
+    // vertical pass at every read column (compact column index c)
+    for (int c = threadIdx.x; c < p.n_cols; c += blockDim.x) {
+        vrow[c] = exact::tap_sum(taps.v, taps.count, [&](int m) {
+            const int row = mirror_index(i * kDecimation - radius + m, d.scaled_h);
+            if (p.resample) return res[static_cast<size_t>(p.row_slot[row]) * p.n_cols + c];
+            return image_value(input, L, s, row, c);
+        });
+    }
+    __syncthreads();
+    for (int j = threadIdx.x; j < d.operating_w; j += blockDim.x) {
+        const float v = exact::tap_sum(taps.v, taps.count, [&](int k) {
+            const int col = mirror_index(j * kDecimation - radius + k, d.scaled_w);
+            return vrow[p.resample ? p.col_slot[col] : col];
+        });
+        dec[(static_cast<size_t>(img) * d.operating_h + i) * d.operating_w + j] = v;
+    }
+}
+
+// ---- local mean on the decimated image, subtracted ----
+__global__ void k_local_mean(DevicePlan p, const float* dec, float* centred) {
+    __shared__ float tap_v[exact::kMaxTaps];
+    for (int k = threadIdx.x; k < exact::kMaxTaps; k += blockDim.x) tap_v[k] = p.local_mean->v[k];
+    __syncthreads();
+    const SharedTaps taps{tap_v, p.local_mean->count};
+    const int w = p.dim.operating_w, h = p.dim.operating_h;
+    const int j = blockIdx.x * blockDim.x + threadIdx.x;
+    const int i = blockIdx.y, img = blockIdx.z;
+    if (j >= w) return;
+    const int radius = taps.count / 2;
+    const float* D = dec + static_cast<size_t>(img) * w * h;
+    const float mean = exact::tap_sum(taps.v, taps.count, [&](int k) {
+        const int col = mirror_index(j - radius + k, w);
+        return exact::tap_sum(taps.v, taps.count, [&](int m) { return D[mirror_index(i - radius + m, h) * w + col]; });
+    });
+    centred[(static_cast<size_t>(img) * h + i) * w + j] = D[i * w + j] - mean;
+}
+
+// ---- the 25 submatrix means: one sequential float chain each ----
+// (loads run ahead in groups of 8 so that the chain waits on adds, not memory)
+__global__ void k_means(DevicePlan p, const float* centred, float* means, int images) {
+    const int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= images * kBlockElems) return;
+    const int img = t / kBlockElems, b = t % kBlockElems;
+    const int w = p.dim.operating_w;
+    const float* D = centred + static_cast<size_t>(img) * w * p.dim.operating_h + (b / kBlock) * w + b % kBlock;
+    const int sub_w = p.dim.sub_w;
+    float acc = 0;
+    for (int i = 0; i < p.dim.sub_h; i++) {
+        const float* row = D + i * w;
+        int j = 0;
+        for (; j + 8 <= sub_w; j += 8) {
+            float v[8];
+#pragma unroll
+            for (int u = 0; u < 8; u++) v[u] = __ldg(row + j + u);
+#pragma unroll
+            for (int u = 0; u < 8; u++) acc += v[u];
+        }
+        for (; j < sub_w; j++) acc += __ldg(row + j);
+    }
+    means[t] = exact::mean_normalise(acc, p.dim.sub_count());
+}
+
+// ---- covariance: one thread per (image, slot, pair) chain ----
+__global__ void k_cov_chains(DevicePlan p, const float* centred, const float* means, double* chains, int images) {
+    const exact::CovLayout& l = p.layout;
+    const int slots = l.slots();
+    const long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (t >= static_cast<long long>(images) * slots * kCovPairs) return;
+    const int pair = static_cast<int>(t % kCovPairs);
+    const int s = static_cast<int>((t / kCovPairs) % slots);
+    const int img = static_cast<int>(t / (static_cast<long long>(kCovPairs) * slots));
+    const exact::CovPair pr = exact::cov_pair(pair);
+    const int w = p.dim.operating_w;
+    const float* D = centred + static_cast<size_t>(img) * w * p.dim.operating_h;
+    const float* px = D + (pr.x / kBlock) * w + pr.x % kBlock;
+    const float* py = D + (pr.y / kBlock) * w + pr.y % kBlock;
+    const double mx = means[img * kBlockElems + pr.x], my = means[img * kBlockElems + pr.y];
+    const int sub_w = p.dim.sub_w, sub_h = p.dim.sub_h;
+    double acc = 0;
+    auto term = [&](bool fused, int i, int j) {
+        acc = exact::cov_term(fused, acc, static_cast<double>(__ldg(px + i * w + j)) - mx,
+                              static_cast<double>(__ldg(py + i * w + j)) - my);
+    };
+    // Terms of a run of columns j0, j0 + step, ...: the loads of 4 terms go
+    // out before their (sequential) accumulation.
+    auto run = [&](bool fused, int i, int j0, int step, int count) {
+        const float* rx = px + i * w;
+        const float* ry = py + i * w;
+        int q = 0;
+        for (; q + 4 <= count; q += 4) {
+            float vx[4], vy[4];
+#pragma unroll
+            for (int u = 0; u < 4; u++) {
+                vx[u] = __ldg(rx + j0 + (q + u) * step);
+                vy[u] = __ldg(ry + j0 + (q + u) * step);
+            }
+#pragma unroll
+            for (int u = 0; u < 4; u++)
+                acc = exact::cov_term(fused, acc, static_cast<double>(vx[u]) - mx, static_cast<double>(vy[u]) - my);
+        }
+        for (; q < count; q++) term(fused, i, j0 + q * step);
+    };
+    if (l.lanes == 0) {
+        for (int i = 0; i < sub_h; i++) run(false, i, 0, 1, sub_w);
+    } else if (s < l.lanes) {
+        const bool narrow = s < l.lanes / 2 && l.narrow_end > l.wide_end;
+        const int wide = s < l.wide_end ? (l.wide_end - s + l.lanes - 1) / l.lanes : 0;
+        for (int i = 0; i < sub_h; i++) {
+            run(true, i, s, l.lanes, wide);
+            if (narrow) term(true, i, l.wide_end + s);
+        }
+    } else {
+        for (int i = 0; i < sub_h; i++) run(false, i, l.narrow_end, 1, sub_w - l.narrow_end);
+    }
+    chains[t] = acc;
+}
+
+__global__ void k_cov_finish(DevicePlan p, const double* chains, float* cov, int images) {
+    const int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= images * kCovPairs) return;
+    const int img = t / kCovPairs, pair = t % kCovPairs;
+    const int slots = p.layout.slots();
+    double s[exact::kMaxCovSlots];
+    for (int k = 0; k < slots; k++) s[k] = chains[(static_cast<size_t>(img) * slots + k) * kCovPairs + pair];
+    const float v = exact::cov_normalise(exact::cov_finish(p.order, s), p.dim.sub_count());
+    const exact::CovPair pr = exact::cov_pair(pair);
+    float* K = cov + static_cast<size_t>(img) * kBlockElems * kBlockElems;
+    K[pr.x * kBlockElems + pr.y] = v;
+    K[pr.y * kBlockElems + pr.x] = v;
+}
+
+// ---- eigenvalues: the sweep is sequential, so one thread per image ----
+__global__ void k_eigen(const float* cov, float* out, size_t out_stride, int num_blocks, int images) {
+    const int img = blockIdx.x * blockDim.x + threadIdx.x;
+    if (img >= images) return;
+    exact::EigenScratch scratch;
+    float eig[kBlockElems];
+    const int sweeps = exact::symmetric_eigenvalues(cov + static_cast<size_t>(img) * kBlockElems * kBlockElems, eig, scratch);
+    float* o = out + img * out_stride;
+    for (int k = 0; k < kBlockElems; k++) o[k] = eig[k];
+    o[kBlockElems + num_blocks + 1] = static_cast<float>(sweeps);
+}
+
+// ---- Householder QR of K, then per block column: Q B, back-substitution, S ----
+constexpr int kSolveThreads = 256;
+
+__global__ void __launch_bounds__(kSolveThreads) k_solve(DevicePlan p, const float* cov, const float* centred,
+                                                         float* out, size_t out_stride) {
+    constexpr int n = kBlockElems;
+    __shared__ float K[n * n], q[n * n], z[n * n], h[n * n], prod[n * n], r[n * n], vec[n];
+    __shared__ int solvable;
+    const int img = blockIdx.x;
+    const int tid = threadIdx.x;
+    float* o = out + img * out_stride;
+    const int nb = p.dim.num_blocks;
+    for (int e = tid; e < n * n; e += blockDim.x) K[e] = cov[static_cast<size_t>(img) * n * n + e];
+    if (tid == 0) {
+        bool regular = true;
+        for (int k = 0; k < n; k++)
+            if (static_cast<double>(o[k]) < exact::kEigenEps) regular = false;
+        solvable = regular;
+    }
+    __syncthreads();
+    if (solvable) {
+        for (int e = tid; e < n * n; e += blockDim.x) {
+            z[e] = K[e];
+            q[e] = (e / n == e % n) ? 1.0f : 0.0f;
+        }
+        __syncthreads();
+        for (int k = 0; k < n - 1; k++) {
+            if (tid == 0) exact::householder_vector(z, K[k * n + k], k, vec);
+            __syncthreads();
+            for (int e = tid; e < n * n; e += blockDim.x) h[e] = exact::reflector_element(vec, e / n, e % n);
+            __syncthreads();
+            for (int e = tid; e < n * n; e += blockDim.x) prod[e] = exact::matmul_element(h, z, n, n, e / n, e % n);
+            __syncthreads();
+            for (int e = tid; e < n * n; e += blockDim.x) z[e] = prod[e];
+            for (int e = tid; e < n * n; e += blockDim.x) prod[e] = exact::matmul_element(h, q, n, n, e / n, e % n);
+            __syncthreads();
+            for (int e = tid; e < n * n; e += blockDim.x) q[e] = prod[e];
+            __syncthreads();
+        }
+        for (int e = tid; e < n * n; e += blockDim.x) r[e] = exact::matmul_element(q, K, n, n, e / n, e % n);
+        __syncthreads();
+        if (tid == 0) solvable = exact::pivots_usable(r);
+        __syncthreads();
+    }
+    const int w = p.dim.operating_w;
+    const float* D = centred + static_cast<size_t>(img) * w * p.dim.operating_h;
+    for (int j = tid; j < nb; j += blockDim.x) {
+        const int bi = j / p.dim.blocks_w, bj = j % p.dim.blocks_w;
+        float b[n], x[n], qb[n];
+        for (int e = 0; e < n; e++) b[e] = D[(kBlock * bi + e / kBlock) * w + kBlock * bj + e % kBlock];
+        if (solvable) {
+            for (int i = 0; i < n; i++) qb[i] = exact::matmul_element(q, b, n, 1, i, 0);
+            exact::back_substitute_column(r, qb, x, 1, 0);
+        } else {
+            for (int i = 0; i < n; i++) x[i] = 0.0f;
+        }
+        o[n + j] = exact::block_variance(x, b, 1, 0);
+    }
+    if (tid == 0) o[n + nb] = solvable ? 0.0f : 1.0f;
+}
+
+unsigned blocks_for(long long n, int threads) { return static_cast<unsigned>((n + threads - 1) / threads); }
+
+}  // namespace
+
+void launch_feature_chain(const DevicePlan& p, const InputLayout& layout, const uint8_t* input, const DeviceWork& w,
+                          cudaStream_t stream, StageTimer* timer) {
+    auto mark = [&](const char* stage) {
+        if (timer) timer->mark(stage, stream);
+    };
+    const exact::Dimensions& d = p.dim;
+    const int images = w.images;
+    if (p.resample) {
+        const dim3 grid(blocks_for(p.n_cols, 128), static_cast<unsigned>(p.n_rows), static_cast<unsigned>(images));
+        k_resample<<<grid, 128, 0, stream>>>(p, layout, input, w.resampled);
+        SPEEDQA_CUDA_CHECK(cudaGetLastError());
+    mark("resample");
+    }
+    const dim3 dec_grid(blocks_for(d.operating_w, 64), static_cast<unsigned>(d.operating_h), static_cast<unsigned>(images));
+    const size_t row_bytes = static_cast<size_t>(p.n_cols) * sizeof(float);
+    if (row_bytes <= kMaxRowSharedBytes) {
+        k_antialias_rows<<<dim3(static_cast<unsigned>(d.operating_h), static_cast<unsigned>(images)), kRowThreads, row_bytes,
+                           stream>>>(p, layout, input, w.resampled, w.decimated);
+    } else {
+        k_antialias<<<dec_grid, 64, 0, stream>>>(p, layout, input, w.resampled, w.decimated);
+    }
+    SPEEDQA_CUDA_CHECK(cudaGetLastError());
+    mark("antialias");
+    k_local_mean<<<dec_grid, 64, 0, stream>>>(p, w.decimated, w.centred);
+    SPEEDQA_CUDA_CHECK(cudaGetLastError());
+    mark("local_mean");
+    k_means<<<blocks_for(static_cast<long long>(images) * kBlockElems, 128), 128, 0, stream>>>(p, w.centred, w.means, images);
+    SPEEDQA_CUDA_CHECK(cudaGetLastError());
+    mark("means");
+    const long long chains = static_cast<long long>(images) * p.layout.slots() * kCovPairs;
+    k_cov_chains<<<blocks_for(chains, 128), 128, 0, stream>>>(p, w.centred, w.means, w.chains, images);
+    SPEEDQA_CUDA_CHECK(cudaGetLastError());
+    mark("cov_chains");
+    k_cov_finish<<<blocks_for(static_cast<long long>(images) * kCovPairs, 128), 128, 0, stream>>>(p, w.chains, w.cov, images);
+    SPEEDQA_CUDA_CHECK(cudaGetLastError());
+    mark("cov_finish");
+    k_eigen<<<blocks_for(images, 32), 32, 0, stream>>>(w.cov, w.out, w.out_stride, d.num_blocks, images);
+    SPEEDQA_CUDA_CHECK(cudaGetLastError());
+    mark("eigen");
+    k_solve<<<static_cast<unsigned>(images), kSolveThreads, 0, stream>>>(p, w.cov, w.centred, w.out, w.out_stride);
+    SPEEDQA_CUDA_CHECK(cudaGetLastError());
+    mark("solve");
+}
+
+}  // namespace speedqa::cuda

@@ -1,0 +1,29 @@
+// The straightforward full-frame path: the reference's data flow without
+// shortcuts (convert the whole plane, prescale all of it, filter every pixel,
+// then keep every 16th), with the per-pair covariance statement. It is the
+// yardstick the fast engines are tested and benchmarked against.
+#pragma once
+
+#include <vector>
+
+#include "features/speed/image_stats.hpp"
+#include "features/speed/plan.hpp"
+#include "features/speed/cpu/est_params.hpp"
+#include "features/speed/cpu/image_source.hpp"
+
+namespace speedqa::reference {
+
+class FullFramePipeline {
+public:
+    FullFramePipeline(const ImagePlan& plan, exact::CovOrder order);
+    void run(const cpu::ImageSource& src, ImageStats& out);
+    const std::vector<float>& decimated() const { return dec_; }
+
+private:
+    const ImagePlan& plan_;
+    std::vector<exact::AxisTaps> all_col_taps_, all_row_taps_;
+    std::vector<float> plane_, scaled_, vert_, filtered_, dec_, dec_vert_, dec_mean_;
+    cpu::EstParams est_;
+};
+
+}  // namespace speedqa::reference

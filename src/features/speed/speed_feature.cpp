@@ -1,0 +1,147 @@
+#include "features/speed/speed_feature.hpp"
+
+#include <atomic>
+
+#include "features/speed/cpu/image_pipeline.hpp"
+#include "features/speed/cpu/kernels.hpp"
+#include "features/speed/reference/full_frame.hpp"
+#include "features/speed/speed.hpp"
+#include "features/speed/tail.hpp"
+
+namespace speedqa {
+namespace {
+
+using cpu::ImageSource;
+
+// libvmaf's speed_init picks its covariance kernel by the dispatch.
+exact::CovOrder cov_order_of(Dispatch d) {
+    switch (d) {
+    case Dispatch::scalar: return exact::CovOrder::scalar;
+    case Dispatch::avx2: return exact::CovOrder::avx2;
+    default: return exact::CovOrder::avx512;
+    }
+}
+
+std::vector<FeatureOutput> speed_outputs(SpeedKind kind, const OptionValues& options) {
+    if (kind == SpeedKind::temporal) return Feature::outputs_for({"Speed_temporal_feature_speed_temporal_score"}, options);
+    return Feature::outputs_for({"Speed_chroma_feature_speed_chroma_u_score", "Speed_chroma_feature_speed_chroma_v_score",
+                                 "Speed_chroma_feature_speed_chroma_uv_score"},
+                                options);
+}
+
+// One image through the fast pipeline or the straightforward full-frame path.
+class ImageRunner {
+public:
+    virtual ~ImageRunner() = default;
+    virtual void run(const ImageSource& src, ImageStats& out) = 0;
+};
+
+template <class Pipeline>
+class Runner final : public ImageRunner {
+public:
+    template <class... Args>
+    explicit Runner(Args&&... args) : p_(std::forward<Args>(args)...) {}
+    void run(const ImageSource& src, ImageStats& out) override { p_.run(src, out); }
+
+private:
+    Pipeline p_;
+};
+
+struct SpeedScratch final : KernelScratch {
+    std::unique_ptr<ImageRunner> runner;
+    TailScratch tail;
+};
+
+class SpeedKernel final : public CpuKernel {
+public:
+    SpeedKernel(const SpeedFeature& f, const CpuTarget& t)
+        : feature_(f), target_(t), order_(cov_order_of(t.dispatch)), bitdepth_(f.format().bitdepth) {}
+
+    std::unique_ptr<KernelScratch> make_scratch() const override {
+        auto s = std::make_unique<SpeedScratch>();
+        if (target_.straightforward)
+            s->runner = std::make_unique<Runner<reference::FullFramePipeline>>(feature_.plan(), order_);
+        else
+            s->runner = std::make_unique<Runner<cpu::ImagePipeline>>(feature_.plan(), order_, cpu::CovImpl::all_pairs,
+                                                                     &cpu::kernels_for(target_.isa));
+        return s;
+    }
+
+    void extract(KernelScratch& scratch, const FrameView& frame, double* raw) const override {
+        auto& s = static_cast<SpeedScratch&>(scratch);
+        const SpeedSpec& spec = feature_.spec();
+        const int bd = bitdepth_;
+        speed_frame_outputs(spec, feature_.plan(), frame.index, s.tail,
+                            [&](int image, ImageRole role, ImageStats& st) {
+                                const Picture& cur = role == ImageRole::ref ? *frame.ref : *frame.dis;
+                                const ImageSource src = spec.kind == SpeedKind::chroma
+                                                            ? plane_image(cur, 1 + image, bd)
+                                                            : temporal_image(frame, role, spec.options.use_ref_diff, bd);
+                                s.runner->run(src, st);
+                                if (st.eigen_sweeps >= exact::kMaxEigenSweeps) unconverged_++;
+                            },
+                            raw);
+    }
+
+    std::vector<std::string> notes() const override {
+        if (!unconverged_) return {};
+        return {feature_.name() + ": " + std::to_string(unconverged_.load()) +
+                " images stopped at 500 eigenvalue sweeps (libvmaf warns: possible non-convergence); their scores "
+                "are libvmaf's all the same"};
+    }
+
+private:
+    static ImageSource plane_image(const Picture& p, int plane, int bitdepth) {
+        ImageSource s;
+        s.a = {p.plane[plane], p.stride[plane]};
+        s.bitdepth = bitdepth;
+        return s;
+    }
+
+    // prev - curr; with speed_use_ref_diff the distorted image is prev dis - curr ref
+    static ImageSource temporal_image(const FrameView& f, ImageRole role, bool use_ref_diff, int bitdepth) {
+        const Picture& prev = role == ImageRole::ref ? *f.prev_ref[0] : *f.prev_dis[0];
+        const Picture& cur = (role == ImageRole::ref || use_ref_diff) ? *f.ref : *f.dis;
+        ImageSource s;
+        s.a = {prev.plane[0], prev.stride[0]};
+        s.b = {cur.plane[0], cur.stride[0]};
+        s.difference = true;
+        s.bitdepth = bitdepth;
+        return s;
+    }
+
+    const SpeedFeature& feature_;
+    CpuTarget target_;
+    exact::CovOrder order_;
+    int bitdepth_;
+    mutable std::atomic<long long> unconverged_{0};
+};
+
+std::unique_ptr<Feature> create_chroma(const VideoFormat& f, const OptionValues& o) {
+    return std::make_unique<SpeedFeature>(f, SpeedKind::chroma, o);
+}
+std::unique_ptr<Feature> create_temporal(const VideoFormat& f, const OptionValues& o) {
+    return std::make_unique<SpeedFeature>(f, SpeedKind::temporal, o);
+}
+
+}  // namespace
+
+SpeedFeature::SpeedFeature(const VideoFormat& format, SpeedKind kind, const OptionValues& options)
+    : Feature(options, speed_outputs(kind, options)), format_(format), spec_(speed_spec(kind, options)),
+      plan_(make_feature_plan(format, spec_)) {}
+
+std::unique_ptr<CpuKernel> SpeedFeature::make_cpu_kernel(const CpuTarget& target) const {
+    return std::make_unique<SpeedKernel>(*this, target);
+}
+
+const FeatureDef& speed_chroma_feature() {
+    static const FeatureDef def{"speed_chroma", speed_chroma_options(), create_chroma};
+    return def;
+}
+
+const FeatureDef& speed_temporal_feature() {
+    static const FeatureDef def{"speed_temporal", speed_temporal_options(), create_temporal};
+    return def;
+}
+
+}  // namespace speedqa

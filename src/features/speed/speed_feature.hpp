@@ -1,0 +1,29 @@
+// A configured SpEED feature: its spec and plan (shared by the CPU kernel
+// here and the CUDA engine's speed kernels).
+#pragma once
+
+#include "core/feature.hpp"
+#include "features/speed/plan.hpp"
+#include "features/speed/speed_options.hpp"
+
+namespace speedqa {
+
+class SpeedFeature final : public Feature {
+public:
+    SpeedFeature(const VideoFormat& format, SpeedKind kind, const OptionValues& options);
+
+    const VideoFormat& format() const { return format_; }
+    const SpeedSpec& spec() const { return spec_; }
+    const ImagePlan& plan() const { return plan_; }
+
+    // speed_temporal compares each frame with the one before it.
+    int history() const override { return spec_.kind == SpeedKind::temporal ? 1 : 0; }
+    std::unique_ptr<CpuKernel> make_cpu_kernel(const CpuTarget& target) const override;
+
+private:
+    VideoFormat format_;
+    SpeedSpec spec_;
+    ImagePlan plan_;
+};
+
+}  // namespace speedqa
