@@ -56,7 +56,8 @@ void EstParams::compute_covariance_all_pairs(const float* img, int stride) {
     for (int x = 0; x < kBlockElems; x++)
         for (int y = 0; y <= x; y++) {
             for (int k = 0; k < layout_.slots(); k++) s[k] = slots_[static_cast<size_t>(k) * kCovSlotDoubles + x * kCovPad + y];
-            const float v = exact::cov_normalise(exact::cov_finish(order_, s), dim_.sub_count());
+            sums_[x * kBlockElems + y] = exact::cov_finish(order_, s);
+            const float v = exact::cov_normalise(sums_[x * kBlockElems + y], dim_.sub_count());
             cov_[x * kBlockElems + y] = v;
             cov_[y * kBlockElems + x] = v;
         }
@@ -75,7 +76,8 @@ void EstParams::compute_covariance_per_pair(const float* img, int stride) {
                     const int k = layout_.slot(j);
                     s[k] = exact::cov_term(layout_.fused(k), s[k], vx - mx, vy - my);
                 }
-            const float v = exact::cov_normalise(exact::cov_finish(order_, s), dim_.sub_count());
+            sums_[x * kBlockElems + y] = exact::cov_finish(order_, s);
+            const float v = exact::cov_normalise(sums_[x * kBlockElems + y], dim_.sub_count());
             cov_[x * kBlockElems + y] = v;
             cov_[y * kBlockElems + x] = v;
         }

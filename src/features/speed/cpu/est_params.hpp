@@ -35,6 +35,9 @@ public:
     // Stage outputs of the last run, for tests.
     const float* means() const { return means_; }
     const float* covariance() const { return cov_.data(); }
+    // The un-normalised fp64 sum of pair (x, y), y <= x, at [x * 25 + y]:
+    // what libvmaf's covariance kernel returns, before the division.
+    const double* covariance_sums() const { return sums_; }
 
 private:
     void compute_means(const float* img, int stride);
@@ -49,6 +52,7 @@ private:
     CovImpl impl_;
     exact::CovLayout layout_;
     float means_[exact::kBlockElems] = {};
+    double sums_[exact::kBlockElems * exact::kBlockElems] = {};
     std::vector<float> cov_;        // 25 x 25
     std::vector<double> slots_;     // chain accumulators, kernels.hpp's layout
     const struct Kernels* kernels_;
