@@ -15,11 +15,16 @@ SPEEDQA_HD int mirror_index(int i, int n) {
     return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : i);
 }
 
-// One output of a 1-D pass. `fetch(k)` returns the sample under tap k.
+// One term of a tap sum: a separate multiply, then the add.
+SPEEDQA_HD float tap_step(float acc, float tap, float x) { return acc + tap * x; }
+
+// One output of a 1-D pass. `fetch(k)` returns the sample under tap k. Loops
+// that run many outputs' sums at once (tap k of every column, then tap k + 1)
+// give each output the same steps, in the same order, through tap_step.
 template <class Fetch>
 SPEEDQA_HD float tap_sum(const float* taps, int count, Fetch&& fetch) {
     float acc = 0.0f;
-    for (int k = 0; k < count; ++k) acc = acc + taps[k] * fetch(k);
+    for (int k = 0; k < count; ++k) acc = tap_step(acc, taps[k], fetch(k));
     return acc;
 }
 

@@ -4,6 +4,7 @@
 
 #include "features/speed/cpu/image_pipeline.hpp"
 #include "features/speed/cpu/kernels.hpp"
+#include "features/speed/exact/sequence.hpp"
 #include "features/speed/reference/full_frame.hpp"
 #include "features/speed/speed.hpp"
 #include "features/speed/tail.hpp"
@@ -70,13 +71,17 @@ public:
     void extract(KernelScratch& scratch, const FrameView& frame, double* raw) const override {
         auto& s = static_cast<SpeedScratch&>(scratch);
         const SpeedSpec& spec = feature_.spec();
-        const int bd = bitdepth_;
+        const exact::ImageKind kind = spec.kind == SpeedKind::chroma ? exact::ImageKind::chroma : exact::ImageKind::temporal;
         speed_frame_outputs(spec, feature_.plan(), frame.index, s.tail,
                             [&](int image, ImageRole role, ImageStats& st) {
-                                const Picture& cur = role == ImageRole::ref ? *frame.ref : *frame.dis;
-                                const ImageSource src = spec.kind == SpeedKind::chroma
-                                                            ? plane_image(cur, 1 + image, bd)
-                                                            : temporal_image(frame, role, spec.options.use_ref_diff, bd);
+                                const int side = role == ImageRole::ref ? 0 : 1;
+                                const exact::ImageComposition c =
+                                    exact::compose_image(kind, spec.options.use_ref_diff, image * 2 * (1 - static_cast<int>(kind)) + side);
+                                ImageSource src;
+                                src.a = plane_of(frame, c.a, c.plane);
+                                if (c.diff) src.b = plane_of(frame, c.b, c.plane);
+                                src.difference = c.diff;
+                                src.bitdepth = bitdepth_;
                                 s.runner->run(src, st);
                                 if (st.eigen_sweeps >= exact::kMaxEigenSweeps) unconverged_++;
                             },
@@ -91,23 +96,9 @@ public:
     }
 
 private:
-    static ImageSource plane_image(const Picture& p, int plane, int bitdepth) {
-        ImageSource s;
-        s.a = {p.plane[plane], p.stride[plane]};
-        s.bitdepth = bitdepth;
-        return s;
-    }
-
-    // prev - curr; with speed_use_ref_diff the distorted image is prev dis - curr ref
-    static ImageSource temporal_image(const FrameView& f, ImageRole role, bool use_ref_diff, int bitdepth) {
-        const Picture& prev = role == ImageRole::ref ? *f.prev_ref[0] : *f.prev_dis[0];
-        const Picture& cur = (role == ImageRole::ref || use_ref_diff) ? *f.ref : *f.dis;
-        ImageSource s;
-        s.a = {prev.plane[0], prev.stride[0]};
-        s.b = {cur.plane[0], cur.stride[0]};
-        s.difference = true;
-        s.bitdepth = bitdepth;
-        return s;
+    static cpu::PlaneRef plane_of(const FrameView& f, exact::SampleRef r, int plane) {
+        const Picture* p = r.frame == 0 ? (r.side == 0 ? f.ref : f.dis) : (r.side == 0 ? f.prev_ref[0] : f.prev_dis[0]);
+        return {p->plane[plane], p->stride[plane]};
     }
 
     const SpeedFeature& feature_;

@@ -5,6 +5,7 @@
 
 #include "features/speed/cpu/kernels.hpp"
 #include "features/speed/cpu/simd_clones.hpp"
+#include "features/speed/exact/sequence.hpp"
 
 namespace speedqa::cpu {
 namespace {
@@ -70,12 +71,11 @@ void EstParams::compute_covariance_per_pair(const float* img, int stride) {
             const float* px = img + (x / kBlock) * stride + x % kBlock;
             const float* py = img + (y / kBlock) * stride + y % kBlock;
             double s[exact::kMaxCovSlots] = {};
-            for (int i = 0; i < dim_.sub_h; i++)
-                for (int j = 0; j < dim_.sub_w; j++) {
-                    const double vx = px[i * stride + j], vy = py[i * stride + j];
-                    const int k = layout_.slot(j);
-                    s[k] = exact::cov_term(layout_.fused(k), s[k], vx - mx, vy - my);
-                }
+            for (int k = 0; k < layout_.slots(); k++)
+                s[k] = exact::cov_chain(layout_, k, dim_.sub_w, dim_.sub_h, [&](int i, int j, double& cx, double& cy) {
+                    cx = static_cast<double>(px[i * stride + j]) - mx;
+                    cy = static_cast<double>(py[i * stride + j]) - my;
+                });
             sums_[x * kBlockElems + y] = exact::cov_finish(order_, s);
             const float v = exact::cov_normalise(sums_[x * kBlockElems + y], dim_.sub_count());
             cov_[x * kBlockElems + y] = v;
@@ -85,20 +85,16 @@ void EstParams::compute_covariance_per_pair(const float* img, int stride) {
 
 void EstParams::solve(ImageStats& out) {
     out.eigen_sweeps = exact::symmetric_eigenvalues(cov_.data(), out.eigenvalues, eigen_scratch_);
-    bool regular = true;
-    for (float e : out.eigenvalues)
-        if (static_cast<double>(e) < exact::kEigenEps) regular = false;
+    const bool regular = exact::eigenvalues_regular(out.eigenvalues);
 
     const int nb = dim_.num_blocks;
     for (int e = 0; e < kBlockElems; e++)
-        for (int bi = 0; bi < dim_.blocks_h; bi++)
-            for (int bj = 0; bj < dim_.blocks_w; bj++)
-                b_[static_cast<size_t>(e) * nb + bi * dim_.blocks_w + bj] =
-                    dec_[static_cast<size_t>(kBlock * bi + e / kBlock) * dec_stride_ + kBlock * bj + e % kBlock];
+        for (int j = 0; j < nb; j++)
+            b_[static_cast<size_t>(e) * nb + j] = exact::block_sample(dec_, dec_stride_, dim_.blocks_w, e, j);
 
     const bool solved = regular && solve_system(*kernels_, cov_.data(), b_.data(), qb_.data(), x_.data(), nb, solve_scratch_);
     out.singular = !solved;
-    if (!solved) std::fill(x_.begin(), x_.end(), 0.0f);
+    if (!solved) exact::zero_solution(x_.data(), static_cast<int>(x_.size()));
     out.variances.resize(static_cast<size_t>(nb));
     for (int j = 0; j < nb; j++) out.variances[static_cast<size_t>(j)] = exact::block_variance(x_.data(), b_.data(), nb, j);
 }

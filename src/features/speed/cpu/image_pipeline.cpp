@@ -126,7 +126,7 @@ void ImagePipeline::subtract_local_mean() {
         for (int k = 0; k < taps.count; k++) {
             const float t = taps.v[k];
             const float* r = rows[k];
-            for (int j = 0; j < w; j++) out[j] = out[j] + t * r[j];
+            for (int j = 0; j < w; j++) out[j] = exact::tap_step(out[j], t, r[j]);
         }
     }
     // horizontal pass and subtraction; mirrored reads only near the borders
@@ -140,9 +140,8 @@ void ImagePipeline::subtract_local_mean() {
         const int lo = std::min(radius, w), hi = std::max(lo, w - radius);
         for (int j = 0; j < lo; j++) out[j] = in[j] - mean_at(j);
         for (int j = lo; j < hi; j++) {
-            float acc = 0.0f;
-            for (int k = 0; k < taps.count; k++) acc = acc + taps.v[k] * vr[j - radius + k];
-            out[j] = in[j] - acc;
+            const float* at = vr + j - radius;
+            out[j] = in[j] - exact::tap_sum(taps.v, taps.count, [&](int k) { return at[k]; });
         }
         for (int j = hi; j < w; j++) out[j] = in[j] - mean_at(j);
     }

@@ -6,8 +6,9 @@
 
 #include "features/speed/cpu/kernels.hpp"
 #include "core/cpu_flags.hpp"
+#include "exact/filter.hpp"
 #include "features/speed/exact/convert.hpp"
-#include "features/speed/exact/solve.hpp"
+#include "features/speed/exact/sequence.hpp"
 
 namespace speedqa::cpu {
 namespace {
@@ -35,7 +36,7 @@ void vertical_columns_c(const VerticalArgs& g, int from) {
             if (g.rows_are_float) x = reinterpret_cast<const float*>(g.a[k])[c];
             else if (g.diff) x = sample(g.a[k], c, g.bitdepth) - sample(g.b[k], c, g.bitdepth);
             else x = sample(g.a[k], c, g.bitdepth);
-            g.v[c] = g.v[c] + t * x;
+            g.v[c] = exact::tap_step(g.v[c], t, x);  // tap k of every column's sum
         }
     }
 }
@@ -57,8 +58,8 @@ void cov_rows_c(const float* img, int stride, int i0, int rows, int sub_w, const
 }
 
 void sums_row_c(const float* img, int stride, int i, int sub_w, float* sums) {
-    for (int j = 0; j < sub_w; j++)
-        for (int b = 0; b < kBlockElems; b++) sums[b] += img[static_cast<ptrdiff_t>(i + b / kBlock) * stride + j + b % kBlock];
+    for (int b = 0; b < kBlockElems; b++)
+        sums[b] = exact::mean_chain_row(sums[b], img + static_cast<ptrdiff_t>(i + b / kBlock) * stride + b % kBlock, sub_w);
 }
 
 void matmul_c(float* dst, const float* x, const float* y, int rows, int inner, int cols) {

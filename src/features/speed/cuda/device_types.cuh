@@ -10,6 +10,7 @@
 #include "features/speed/exact/dimensions.hpp"
 #include "exact/filter.hpp"
 #include "features/speed/exact/prescale.hpp"
+#include "features/speed/exact/sequence.hpp"
 
 namespace speedqa::cuda {
 
@@ -25,7 +26,7 @@ struct InputLayout {
     int bitdepth = 8;
 };
 
-enum class ImageKind : int { chroma = 0, temporal = 1 };
+using exact::ImageKind;
 
 struct DevicePlan {
     exact::Dimensions dim;
@@ -62,7 +63,9 @@ struct DeviceWork {
 // variances, then one float holding the singular flag and one the sweeps.
 __host__ __device__ inline size_t out_floats(int num_blocks) { return 25 + static_cast<size_t>(num_blocks) + 2; }
 
-// Which samples image `img` of a batch is made of.
+// Which samples image `img` of a batch is made of: frame img / per_frame of
+// the batch (slot frame + 1; slot 0 is the frame before the batch), composed
+// as exact::compose_image says.
 struct ImageSourceRef {
     int plane;
     int slot_a, side_a;
@@ -70,25 +73,19 @@ struct ImageSourceRef {
     bool diff;
 };
 
-__host__ __device__ inline int images_per_frame(ImageKind k) { return k == ImageKind::chroma ? 4 : 2; }
+using exact::images_per_frame;
 
 __host__ __device__ inline ImageSourceRef image_source(const DevicePlan& p, int img) {
+    const int per_frame = images_per_frame(p.kind);
+    const int frame = img / per_frame;
+    const exact::ImageComposition c = exact::compose_image(p.kind, p.use_ref_diff, img % per_frame);
     ImageSourceRef r{};
-    if (p.kind == ImageKind::chroma) {
-        const int frame = img / 4, c = (img / 2) % 2, side = img % 2;
-        r.plane = 1 + c;
-        r.slot_a = frame + 1;
-        r.side_a = side;
-        r.diff = false;
-    } else {
-        const int frame = img / 2, side = img % 2;
-        r.plane = 0;
-        r.slot_a = frame;  // previous frame
-        r.side_a = side;
-        r.slot_b = frame + 1;
-        r.side_b = (side == 1 && p.use_ref_diff) ? 0 : side;
-        r.diff = true;
-    }
+    r.plane = c.plane;
+    r.slot_a = frame + 1 + c.a.frame;
+    r.side_a = c.a.side;
+    r.slot_b = frame + 1 + c.b.frame;
+    r.side_b = c.b.side;
+    r.diff = c.diff;
     return r;
 }
 

@@ -10,7 +10,7 @@
 #include "features/speed/exact/eigen.hpp"
 #include "exact/filter.hpp"
 #include "features/speed/exact/prescale.hpp"
-#include "features/speed/exact/solve.hpp"
+#include "features/speed/exact/sequence.hpp"
 
 namespace speedqa::cuda {
 namespace {
@@ -137,27 +137,14 @@ __global__ void k_local_mean(DevicePlan p, const float* dec, float* centred) {
 }
 
 // ---- the 25 submatrix means: one sequential float chain each ----
-// (loads run ahead in groups of 8 so that the chain waits on adds, not memory)
 __global__ void k_means(DevicePlan p, const float* centred, float* means, int images) {
     const int t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= images * kBlockElems) return;
     const int img = t / kBlockElems, b = t % kBlockElems;
     const int w = p.dim.operating_w;
     const float* D = centred + static_cast<size_t>(img) * w * p.dim.operating_h + (b / kBlock) * w + b % kBlock;
-    const int sub_w = p.dim.sub_w;
     float acc = 0;
-    for (int i = 0; i < p.dim.sub_h; i++) {
-        const float* row = D + i * w;
-        int j = 0;
-        for (; j + 8 <= sub_w; j += 8) {
-            float v[8];
-#pragma unroll
-            for (int u = 0; u < 8; u++) v[u] = __ldg(row + j + u);
-#pragma unroll
-            for (int u = 0; u < 8; u++) acc += v[u];
-        }
-        for (; j < sub_w; j++) acc += __ldg(row + j);
-    }
+    for (int i = 0; i < p.dim.sub_h; i++) acc = exact::mean_chain_row(acc, D + i * w, p.dim.sub_w);
     means[t] = exact::mean_normalise(acc, p.dim.sub_count());
 }
 
@@ -176,43 +163,10 @@ __global__ void k_cov_chains(DevicePlan p, const float* centred, const float* me
     const float* px = D + (pr.x / kBlock) * w + pr.x % kBlock;
     const float* py = D + (pr.y / kBlock) * w + pr.y % kBlock;
     const double mx = means[img * kBlockElems + pr.x], my = means[img * kBlockElems + pr.y];
-    const int sub_w = p.dim.sub_w, sub_h = p.dim.sub_h;
-    double acc = 0;
-    auto term = [&](bool fused, int i, int j) {
-        acc = exact::cov_term(fused, acc, static_cast<double>(__ldg(px + i * w + j)) - mx,
-                              static_cast<double>(__ldg(py + i * w + j)) - my);
-    };
-    // Terms of a run of columns j0, j0 + step, ...: the loads of 4 terms go
-    // out before their (sequential) accumulation.
-    auto run = [&](bool fused, int i, int j0, int step, int count) {
-        const float* rx = px + i * w;
-        const float* ry = py + i * w;
-        int q = 0;
-        for (; q + 4 <= count; q += 4) {
-            float vx[4], vy[4];
-#pragma unroll
-            for (int u = 0; u < 4; u++) {
-                vx[u] = __ldg(rx + j0 + (q + u) * step);
-                vy[u] = __ldg(ry + j0 + (q + u) * step);
-            }
-#pragma unroll
-            for (int u = 0; u < 4; u++)
-                acc = exact::cov_term(fused, acc, static_cast<double>(vx[u]) - mx, static_cast<double>(vy[u]) - my);
-        }
-        for (; q < count; q++) term(fused, i, j0 + q * step);
-    };
-    if (l.lanes == 0) {
-        for (int i = 0; i < sub_h; i++) run(false, i, 0, 1, sub_w);
-    } else if (s < l.lanes) {
-        const bool narrow = s < l.lanes / 2 && l.narrow_end > l.wide_end;
-        const int wide = s < l.wide_end ? (l.wide_end - s + l.lanes - 1) / l.lanes : 0;
-        for (int i = 0; i < sub_h; i++) {
-            run(true, i, s, l.lanes, wide);
-            if (narrow) term(true, i, l.wide_end + s);
-        }
-    } else {
-        for (int i = 0; i < sub_h; i++) run(false, i, l.narrow_end, 1, sub_w - l.narrow_end);
-    }
+    const double acc = exact::cov_chain(p.layout, s, p.dim.sub_w, p.dim.sub_h, [&](int i, int j, double& cx, double& cy) {
+        cx = static_cast<double>(__ldg(px + i * w + j)) - mx;
+        cy = static_cast<double>(__ldg(py + i * w + j)) - my;
+    });
     chains[t] = acc;
 }
 
@@ -245,6 +199,24 @@ __global__ void k_eigen(const float* cov, float* out, size_t out_stride, int num
 // ---- Householder QR of K, then per block column: Q B, back-substitution, S ----
 constexpr int kSolveThreads = 256;
 
+// exact::householder_qr_steps on the threads of a block: elements striped
+// over the threads, steps ordered by __syncthreads, products element by
+// element (each a thread's sequential sum, matmul's bits).
+struct BlockMap {
+    template <class F>
+    __device__ void each(int n, F&& f) {
+        for (int e = threadIdx.x; e < n; e += blockDim.x) f(e);
+    }
+    template <class F>
+    __device__ void one(F&& f) {
+        if (threadIdx.x == 0) f();
+    }
+    __device__ void sync() { __syncthreads(); }
+    __device__ void product(float* d, const float* x, const float* y, int rows, int inner, int cols) {
+        each(rows * cols, [&](int e) { d[e] = exact::matmul_element(x, y, inner, cols, e / cols, e % cols); });
+    }
+};
+
 __global__ void __launch_bounds__(kSolveThreads) k_solve(DevicePlan p, const float* cov, const float* centred,
                                                          float* out, size_t out_stride) {
     constexpr int n = kBlockElems;
@@ -254,53 +226,29 @@ __global__ void __launch_bounds__(kSolveThreads) k_solve(DevicePlan p, const flo
     const int tid = threadIdx.x;
     float* o = out + img * out_stride;
     const int nb = p.dim.num_blocks;
-    for (int e = tid; e < n * n; e += blockDim.x) K[e] = cov[static_cast<size_t>(img) * n * n + e];
-    if (tid == 0) {
-        bool regular = true;
-        for (int k = 0; k < n; k++)
-            if (static_cast<double>(o[k]) < exact::kEigenEps) regular = false;
-        solvable = regular;
-    }
-    __syncthreads();
+    BlockMap map;
+    map.each(n * n, [&](int e) { K[e] = cov[static_cast<size_t>(img) * n * n + e]; });
+    map.one([&] { solvable = exact::eigenvalues_regular(o); });
+    map.sync();
     if (solvable) {
-        for (int e = tid; e < n * n; e += blockDim.x) {
-            z[e] = K[e];
-            q[e] = (e / n == e % n) ? 1.0f : 0.0f;
-        }
-        __syncthreads();
-        for (int k = 0; k < n - 1; k++) {
-            if (tid == 0) exact::householder_vector(z, K[k * n + k], k, vec);
-            __syncthreads();
-            for (int e = tid; e < n * n; e += blockDim.x) h[e] = exact::reflector_element(vec, e / n, e % n);
-            __syncthreads();
-            for (int e = tid; e < n * n; e += blockDim.x) prod[e] = exact::matmul_element(h, z, n, n, e / n, e % n);
-            __syncthreads();
-            for (int e = tid; e < n * n; e += blockDim.x) z[e] = prod[e];
-            for (int e = tid; e < n * n; e += blockDim.x) prod[e] = exact::matmul_element(h, q, n, n, e / n, e % n);
-            __syncthreads();
-            for (int e = tid; e < n * n; e += blockDim.x) q[e] = prod[e];
-            __syncthreads();
-        }
-        for (int e = tid; e < n * n; e += blockDim.x) r[e] = exact::matmul_element(q, K, n, n, e / n, e % n);
-        __syncthreads();
-        if (tid == 0) solvable = exact::pivots_usable(r);
-        __syncthreads();
+        exact::householder_qr_steps(map, K, q, r, z, h, prod, vec);
+        map.one([&] { solvable = exact::pivots_usable(r); });
+        map.sync();
     }
     const int w = p.dim.operating_w;
     const float* D = centred + static_cast<size_t>(img) * w * p.dim.operating_h;
     for (int j = tid; j < nb; j += blockDim.x) {
-        const int bi = j / p.dim.blocks_w, bj = j % p.dim.blocks_w;
         float b[n], x[n], qb[n];
-        for (int e = 0; e < n; e++) b[e] = D[(kBlock * bi + e / kBlock) * w + kBlock * bj + e % kBlock];
+        for (int e = 0; e < n; e++) b[e] = exact::block_sample(D, w, p.dim.blocks_w, e, j);
         if (solvable) {
             for (int i = 0; i < n; i++) qb[i] = exact::matmul_element(q, b, n, 1, i, 0);
             exact::back_substitute_column(r, qb, x, 1, 0);
         } else {
-            for (int i = 0; i < n; i++) x[i] = 0.0f;
+            exact::zero_solution(x, n);
         }
         o[n + j] = exact::block_variance(x, b, 1, 0);
     }
-    if (tid == 0) o[n + nb] = solvable ? 0.0f : 1.0f;
+    map.one([&] { o[n + nb] = solvable ? 0.0f : 1.0f; });
 }
 
 unsigned blocks_for(long long n, int threads) { return static_cast<unsigned>((n + threads - 1) / threads); }

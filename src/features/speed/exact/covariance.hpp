@@ -35,18 +35,29 @@ struct CovLayout {
         return lanes;
     }
     SPEEDQA_HD bool fused(int slot_index) const { return slot_index < lanes; }
-    // The columns of a row of `width` that feed slot s, in order; returns
-    // how many were written to out.
+    // The chain walk: the columns of a submatrix row of `width` that feed
+    // slot s, in order, as runs fn(first, step, count): the slot's lanes of
+    // the wide blocks, then its lane of the narrow block (if any), or for
+    // the tail slot the columns after the blocks. Every implementation (the
+    // CPU's pair-by-pair path and tiles, the device's chain threads) walks
+    // the chains through this.
+    template <class Fn>
+    SPEEDQA_HD void chain_runs(int s, int width, Fn&& fn) const {
+        if (lanes == 0) {
+            fn(0, 1, width);
+        } else if (s < lanes) {
+            fn(s, lanes, s < wide_end ? (wide_end - s + lanes - 1) / lanes : 0);
+            if (s < lanes / 2 && narrow_end > wide_end) fn(wide_end + s, 1, 1);
+        } else {
+            fn(narrow_end, 1, width - narrow_end);
+        }
+    }
+    // The same columns written to out; returns how many.
     SPEEDQA_HD int columns(int s, int width, int* out) const {
         int n = 0;
-        if (lanes == 0) {
-            for (int j = 0; j < width; j++) out[n++] = j;
-        } else if (s < lanes) {
-            for (int j = s; j < wide_end; j += lanes) out[n++] = j;
-            if (s < lanes / 2 && narrow_end > wide_end) out[n++] = wide_end + s;
-        } else {
-            for (int j = narrow_end; j < width; j++) out[n++] = j;
-        }
+        chain_runs(s, width, [&](int first, int step, int count) {
+            for (int q = 0; q < count; q++) out[n++] = first + q * step;
+        });
         return n;
     }
 };

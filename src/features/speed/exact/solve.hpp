@@ -62,13 +62,6 @@ SPEEDQA_HD float reflector_element(const float* vec, int i, int j) {
     return i == j ? h + 1 : h;
 }
 
-// Both parts of step k, for a single thread: the reflector into `h`.
-SPEEDQA_HD void householder_reflector(float* h, float* tmp_z, float a_kk, int k, float* vec) {
-    householder_vector(tmp_z, a_kk, k, vec);
-    for (int i = 0; i < kN; i++)
-        for (int j = 0; j < kN; j++) h[i * kN + j] = reflector_element(vec, i, j);
-}
-
 struct SolveScratch {
     float q[kN * kN];      // accumulated product of reflectors
     float r[kN * kN];      // q * K
@@ -77,28 +70,6 @@ struct SolveScratch {
     float prod[kN * kN];   // product before copy-back
     float vec[kN];
 };
-
-// Q (as the product H_23 ... H_0) and R = Q K, by the reference's steps.
-// `mul` computes the products (matmul, or a CPU kernel with matmul's bits).
-template <class Mul>
-SPEEDQA_HD void householder_qr(const float* K, SolveScratch& s, Mul&& mul) {
-    const int n = kN;
-    for (int i = 0; i < n * n; i++) s.z[i] = K[i];
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++) s.q[i * n + j] = i == j ? 1.0f : 0.0f;
-    for (int k = 0; k < n - 1; k++) {
-        householder_reflector(s.h, s.z, K[k * n + k], k, s.vec);
-        mul(s.prod, s.h, s.z, n, n, n);
-        for (int i = 0; i < n * n; i++) s.z[i] = s.prod[i];
-        mul(s.prod, s.h, s.q, n, n, n);
-        for (int i = 0; i < n * n; i++) s.q[i] = s.prod[i];
-    }
-    mul(s.r, s.q, K, n, n, n);
-}
-
-SPEEDQA_HD void householder_qr(const float* K, SolveScratch& s) {
-    householder_qr(K, s, [](float* d, const float* x, const float* y, int r, int i, int c) { matmul(d, x, y, r, i, c); });
-}
 
 // X[i][j] for one column j, rows 24 down to 0, from R and QB. Returns false
 // when a pivot |R_ii| < 1e-6 (the reference then gives up on the system).

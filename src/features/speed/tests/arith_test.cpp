@@ -11,7 +11,7 @@
 #include "features/speed/exact/entropy.hpp"
 #include "features/speed/exact/eigen.hpp"
 #include "exact/filter.hpp"
-#include "features/speed/exact/solve.hpp"
+#include "features/speed/exact/sequence.hpp"
 
 namespace speedqa {
 namespace {
