@@ -9,6 +9,7 @@
 #include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <random>
 
 #include "model/model.hpp"
 #include "model/tests/model_test_util.hpp"
@@ -158,6 +159,39 @@ TEST(ModelFiles, TruncatedFilesFailCleanly) {
     }
     expect_refused(text.substr(0, text.size() / 2), "not valid JSON: line ");
     expect_refused("", "not valid JSON: line 1, column 1: unexpected end of text");
+}
+
+TEST(ModelFiles, RandomlyDamagedFilesLoadOrFailCleanly) {
+    const std::string text = read_text(model_path("vmaf_v1.0.16_3d0h"));
+    const std::string alphabet = "0123456789.-+eE:,[]{}\" \\n\t\r\\ax_";
+    std::mt19937 rng(2024);
+    int loaded = 0, refused = 0;
+    for (int trial = 0; trial < 3000; trial++) {
+        std::string t = text;
+        const int edits = 1 + static_cast<int>(rng() % 3);
+        for (int e = 0; e < edits; e++) {
+            const size_t at = rng() % t.size();
+            const char c = alphabet[rng() % alphabet.size()];
+            switch (rng() % 3) {
+            case 0: t[at] = c; break;
+            case 1: t.insert(t.begin() + static_cast<long>(at), c); break;
+            default: t.erase(at, 1 + rng() % 4); break;
+            }
+        }
+        const std::string msg = testing::error_of([&] {
+            const Model m = Model::from_json(t, "damaged.json");
+            std::vector<double> x(m.features().size(), 0.5);
+            (void)m.predict(x.data());
+        });
+        if (msg.empty()) loaded++;
+        else {
+            refused++;
+            ASSERT_EQ(msg.rfind("model file damaged.json: ", 0), 0u) << msg;
+            ASSERT_EQ(msg.find('\n'), std::string::npos) << msg;
+        }
+    }
+    EXPECT_GT(refused, 1000);
+    std::printf("[model] damaged files: %d loaded, %d refused with one line\n", loaded, refused);
 }
 
 TEST(ModelFiles, RefusesWrongTypes) {
