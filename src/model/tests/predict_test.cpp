@@ -130,9 +130,12 @@ TEST(ScoreTransform, KnotsInsideBelowAboveAndNaN) {
     EXPECT_EQ(t.apply(75), slope * 75 + offset);
     EXPECT_EQ(t.apply(150), slope * 150 + offset);
     EXPECT_EQ(t.apply(50), slope * 50 + offset);  // shared knot: the later segment
+    EXPECT_EQ(t.apply(100), slope * 100 + offset);  // the last knot: inside the last segment
+    EXPECT_EQ(t.apply(0), 0.0);
     EXPECT_EQ(t.apply(std::nan("")), 0.0);         // no segment holds NaN: predict.c's 0
     t.knots = {{-5, 10}, {10, 10}, {20, 30}};
     EXPECT_EQ(t.apply(-100), 10);
+    EXPECT_EQ(t.apply(-5), 10);  // the first knot: inside the first segment
     EXPECT_EQ(t.apply(3), 10);
     EXPECT_EQ(t.apply(15), 2.0 * 15 + (10 - 10 * 2.0));
 }
