@@ -61,11 +61,14 @@ struct Scorer::Impl {
     // the last pictures pushed, when the caller does not keep them
     PictureCopy kept_ref[2], kept_dis[2];
 
-    // The feature for (name, options), created once however often it is requested.
+    // The feature for (name, options), created once however often it is
+    // requested: as libvmaf's feature_extractor_vector_append, requests whose
+    // names agree (the feature and its options that change metric names)
+    // share the first one.
     int feature_index(const OptionValues& v) {
-        const std::string key = v.canonical();
+        const std::string key = v.feature() + v.suffix();
         for (size_t i = 0; i < features.size(); i++)
-            if (features[i]->canonical() == key) return static_cast<int>(i);
+            if (features[i]->name() + features[i]->options().suffix() == key) return static_cast<int>(i);
         features.push_back(find_feature(v.feature())->create(format, v));
         return static_cast<int>(features.size() - 1);
     }

@@ -53,7 +53,8 @@ std::vector<ModelGolden> load_model_golden(const std::string& testdata_root, con
         m.args = g.at("args").get<std::vector<std::string>>();
         m.exit_status = g.at("exit_status");
         if (g.contains("reference_defect")) m.reference_defect = g["reference_defect"];
-        for (const ojson& fr : g.at("frames")) {
+        // (runs where libvmaf failed have no frames)
+        for (const ojson& fr : g.contains("frames") ? g["frames"] : ojson::array()) {
             if (m.keys.empty())
                 for (auto it = fr.begin(); it != fr.end(); ++it)
                     if (it.key() != "frameNum") m.keys.push_back(it.key());
