@@ -238,7 +238,7 @@ inline GoldenTally check_model_runs(const FeatureDef& def, const std::string& ma
 inline void print_tally(const char* what, const GoldenTally& t) {
     std::printf(
         "[golden-models] %s: %lld files, %lld kernel runs, %lld frames, %lld values compared, %lld identical, "
-        "%lld expected-error files, %lld reference-defect files\n",
+        "%lld files of runs libvmaf failed, %lld reference-defect files\n",
         what, t.files, t.runs, t.frames, t.values, t.identical, t.expected_errors, t.reference_defects);
 }
 
