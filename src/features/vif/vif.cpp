@@ -45,11 +45,14 @@ public:
                 for (auto& img : images[s]) img.assign(static_cast<size_t>(g.w) * g.h, 0);
         }
         lane_storage.assign(5 * lane_len, 0);
+        wide_storage.assign(3 * lane_len, 0.0);
         rows.lane_len = lane_len;
         for (int q = 0; q < 5; q++) rows.lanes[q] = lane_storage.data() + q * lane_len;
+        for (int q = 0; q < 3; q++) rows.wide[q] = wide_storage.data() + q * lane_len;
     }
     std::vector<uint16_t> images[ev::kScales][2];  // [scale][ref, dis]
     std::vector<uint32_t> lane_storage;
+    std::vector<double> wide_storage;
     vif::RowScratch rows;
 };
 
@@ -57,7 +60,7 @@ public:
 struct Image {
     const uint8_t* data[2] = {nullptr, nullptr};
     ptrdiff_t stride[2] = {0, 0};  // bytes
-    bool bytes = false;
+    int bits = 8;                  // of the samples: 8 (uint8), else uint16
     const void* row(int which, int r) const { return data[which] + stride[which] * r; }
 };
 
@@ -85,7 +88,7 @@ public:
         img.data[1] = frame.dis->plane[0];
         img.stride[0] = frame.ref->stride[0];
         img.stride[1] = frame.dis->stride[0];
-        img.bytes = p.bitdepth == 8;
+        img.bits = p.bitdepth;
         ev::Sums sums[ev::kScales];
         for (int scale = 0; scale < ev::kScales; scale++) {
             if (scale > 0) img = halve(s, img, scale);
@@ -101,7 +104,7 @@ private:
         const vif::ScaleGeometry& gin = p.scales[scale - 1];
         const vif::ScaleGeometry& gout = p.scales[scale];
         vif::HalveRowArgs a;
-        a.bytes = in.bytes;
+        a.bits = in.bits;
         a.w_in = gin.w;
         a.filter = ev::filter(scale);
         a.vertical = ev::halving_rounding(scale, p.bitdepth);
@@ -122,6 +125,7 @@ private:
             img.data[q] = reinterpret_cast<const uint8_t*>(out[q]);
             img.stride[q] = static_cast<ptrdiff_t>(gout.w) * 2;
         }
+        img.bits = 16;
         return img;
     }
 
@@ -129,7 +133,7 @@ private:
         const Plan& p = *plan_;
         const vif::ScaleGeometry& g = p.scales[scale];
         vif::StatRowArgs a;
-        a.bytes = img.bytes;
+        a.bits = img.bits;
         a.w = g.w;
         a.filter = ev::filter(scale);
         a.rounding = ev::stat_rounding(scale, p.bitdepth);

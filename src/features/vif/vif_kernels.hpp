@@ -14,12 +14,13 @@ namespace speedqa::vif {
 
 namespace ev = exact::vif;
 
-// Per-worker buffers of the kernels, sized for the widest row of the frame.
+// Per-worker buffers of the kernels, sized for the widest row of the frame:
+// the vertical pass's outputs for one row, each lane with room for the
+// mirrored columns on both sides and slack for vector overreads.
 struct RowScratch {
-    // The vertical pass's outputs for one row (5 quantities), each with room
-    // for the mirrored columns on both sides and slack for vector overreads.
-    uint32_t* lanes[5] = {};
-    size_t lane_len = 0;  // elements per lane
+    uint32_t* lanes[5] = {};  // 32-bit lanes
+    double* wide[3] = {};     // 64-bit lanes (the SIMD kernels' second moments)
+    size_t lane_len = 0;      // elements per lane
 };
 
 // The reference reads column p in [-kMaxRadius, w + kMaxRadius) from column
@@ -27,7 +28,9 @@ struct RowScratch {
 struct StatRowArgs {
     const void* const* ref_rows = nullptr;  // filter.width rows, top tap first
     const void* const* dis_rows = nullptr;
-    bool bytes = false;                     // uint8 samples (scale 0 of 8-bit video), else uint16
+    // Bits of the samples: 8 (uint8: scale 0 of 8-bit video), 10, 12 (uint16:
+    // scale 0) or 16 (uint16: scale 0 of 16-bit video, and every later scale).
+    int bits = 8;
     int w = 0;
     ev::Filter filter;
     ev::StatRounding rounding;
@@ -41,7 +44,7 @@ struct StatRowArgs {
 struct HalveRowArgs {
     const void* const* ref_rows = nullptr;
     const void* const* dis_rows = nullptr;
-    bool bytes = false;
+    int bits = 8;  // as in StatRowArgs
     int w_in = 0;
     ev::Filter filter;
     ev::Rounding vertical;

@@ -7,8 +7,8 @@ namespace {
 
 using ev::kMaxRadius;
 
-inline uint32_t sample(const void* row, bool bytes, int j) {
-    return bytes ? static_cast<const uint8_t*>(row)[j] : static_cast<const uint16_t*>(row)[j];
+inline uint32_t sample(const void* row, int bits, int j) {
+    return bits == 8 ? static_cast<const uint8_t*>(row)[j] : static_cast<const uint16_t*>(row)[j];
 }
 
 // Copies the mirrored columns beside [0, w) of a lane from the columns the
@@ -29,8 +29,8 @@ void stat_row_c(const StatRowArgs& a, const RowScratch& s, ev::Sums& sums) {
     for (int j = 0; j < a.w; j++) {
         uint64_t m1 = 0, m2 = 0, sxx = 0, syy = 0, sxy = 0;
         for (int k = 0; k < f.width; k++) {
-            const uint64_t x = sample(a.ref_rows[k], a.bytes, j);
-            const uint64_t y = sample(a.dis_rows[k], a.bytes, j);
+            const uint64_t x = sample(a.ref_rows[k], a.bits, j);
+            const uint64_t y = sample(a.dis_rows[k], a.bits, j);
             m1 += f.c[k] * x;
             m2 += f.c[k] * y;
             sxx += f.c[k] * x * x;
@@ -69,8 +69,8 @@ void halve_row_c(const HalveRowArgs& a, const RowScratch& s) {
     for (int j = 0; j < a.w_in; j++) {
         uint64_t vr = 0, vd = 0;
         for (int k = 0; k < f.width; k++) {
-            vr += f.c[k] * sample(a.ref_rows[k], a.bytes, j);
-            vd += f.c[k] * sample(a.dis_rows[k], a.bytes, j);
+            vr += f.c[k] * sample(a.ref_rows[k], a.bits, j);
+            vd += f.c[k] * sample(a.dis_rows[k], a.bits, j);
         }
         ref[j] = static_cast<uint32_t>(a.vertical.apply(vr));
         dis[j] = static_cast<uint32_t>(a.vertical.apply(vd));
