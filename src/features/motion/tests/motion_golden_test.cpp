@@ -1,0 +1,31 @@
+// integer motion against libvmaf master's golden values: every
+// feature_motion* file of every clip and dispatch, and the motion columns of
+// every model run (v0.6.1: motion2; v1.0.16: motion3, the hfr models with the
+// five-frame window and the moving average), with every kernel this host
+// has, value by value with ==.
+#include "features/motion/motion.hpp"
+#include "features/vif/tests/feature_golden.hpp"
+
+namespace speedqa::testing {
+namespace {
+
+TEST(MotionGolden, FeatureRunsEveryValueExact) {
+    if (shared_testdata_dir().empty()) GTEST_SKIP() << "../shared/testdata is absent (set SPEEDQA_SHARED_TESTDATA)";
+    const GoldenTally t = check_feature_runs(motion_feature());
+    print_tally("motion feature runs", t);
+    EXPECT_EQ(t.files, 9 * 8 * 3);
+    EXPECT_GT(t.values, 0);
+    EXPECT_EQ(t.values, t.identical);
+}
+
+TEST(MotionGolden, ModelRunColumnsEveryValueExact) {
+    if (shared_testdata_dir().empty()) GTEST_SKIP() << "../shared/testdata is absent (set SPEEDQA_SHARED_TESTDATA)";
+    const GoldenTally t = check_model_runs(motion_feature(), "_motion");
+    print_tally("motion columns of model runs", t);
+    EXPECT_EQ(t.files, 9 * 11 * 3);  // every model uses motion
+    EXPECT_GT(t.values, 0);
+    EXPECT_EQ(t.values, t.identical);
+}
+
+}  // namespace
+}  // namespace speedqa::testing
