@@ -49,7 +49,7 @@ struct Kernels {
     void (*antidither_last_row)(uint16_t* a, int n);
     // mask = 1 where more than `threshold` pixels of the 7x7 neighbourhood
     // (clipped to the picture) equal their right and lower neighbours (a
-    // missing neighbour counts as equal). scratch: 8 * width bytes.
+    // missing neighbour counts as equal). scratch: mask_scratch_bytes(width).
     void (*spatial_mask)(uint8_t* mask, const uint16_t* image, ptrdiff_t stride, int width, int height, int threshold,
                          uint8_t* scratch);
     // Keeps every other row and column of image and mask, in place: the new
@@ -60,6 +60,11 @@ struct Kernels {
     void (*mode_filter)(uint16_t* image, ptrdiff_t stride, int width, int height, uint16_t* scratch);
     BandingStats (*banding)(const BandingArgs& args);
 };
+
+inline size_t mask_scratch_bytes(int width) { return static_cast<size_t>(kMaskFilter + 1) * width + 2 * kMaskPad; }
+// Pictures and masks are allocated with this many spare elements past their
+// last row: SIMD loads may read (and ignore) a few of them.
+inline constexpr int kSpare = 64;
 
 const Kernels& kernels_c();
 const Kernels* kernels_avx2();  // nullptr when the build or this CPU lacks AVX2

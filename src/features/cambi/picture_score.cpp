@@ -1,12 +1,11 @@
 #include "features/cambi/picture_score.hpp"
 
 #include <algorithm>
-#include <cmath>
-#include <functional>
 #include <string>
 
 #include "core/error.hpp"
 #include "features/cambi/exact/arith.hpp"
+#include "features/cambi/pooling.hpp"
 
 namespace speedqa::cambi {
 namespace {
@@ -14,11 +13,6 @@ namespace {
 size_t area(int w, int h) { return static_cast<size_t>(w) * static_cast<size_t>(h); }
 
 int widest_window(const Plan& p) { return p.full_ref ? std::max(p.dis.window, p.src.window) : p.dis.window; }
-
-// A double sum of nonnegative floats, all at least `smallest`, is the same in
-// every order when it stays below 2^53 units of the last bit of `smallest`:
-// every value is a multiple of that unit, and so is every partial sum.
-bool order_free(double sum, float smallest) { return sum < std::ldexp(1.0, 53 - 23 + std::ilogb(smallest)); }
 
 unsigned sample_at(const uint8_t* row, int j, int bitdepth) {
     return bitdepth > 8 ? static_cast<unsigned>(row[2 * j] | row[2 * j + 1] << 8) : row[j];
@@ -69,31 +63,14 @@ void preprocess(const Picture& pic, const ImagePlan& ip, const Plan& plan, const
 Workspace::Workspace(const Plan& plan) {
     const int w = plan.largest_width(), h = plan.largest_height();
     stride = w;
-    image.resize(area(w, h));
-    mask.resize(area(w, h));
-    mask_rows.resize(area(w, kMaskFilter + 1));
+    image.resize(area(w, h) + kSpare);
+    mask.resize(area(w, h) + kSpare);
+    mask_rows.resize(mask_scratch_bytes(w));
     mode_rows.resize(area(w, 3));
     levels.resize(area(w, h));
     columns.resize(area(w + 2 * (widest_window(plan) >> 1), plan.levels.row));
     values.resize(area(w, h));
     selection.resize(area(w, h));
-}
-
-double topk_mean(float* values, int n, const BandingStats& st, double topk, float* selection) {
-    const int k = topk_count(topk, n);
-    if (st.nonzero == 0) return 0.0;
-    if (st.nonzero <= k) {
-        // The k largest are every nonzero value and zeros.
-        if (order_free(st.sum, st.smallest)) return st.sum / k;
-    } else {
-        float* end = std::copy_if(values, values + n, selection, [](float v) { return v != 0.0f; });
-        std::nth_element(selection, selection + (k - 1), end, std::greater<float>());
-        double sum = 0;
-        for (int i = 0; i < k; i++) sum += selection[i];
-        if (order_free(sum, selection[k - 1])) return sum / k;
-    }
-    select_largest(values, n, k);
-    return mean_of_first(values, k);
 }
 
 double picture_score(const Picture& picture, const ImagePlan& ip, const Plan& plan, const Kernels& k, Workspace& ws,

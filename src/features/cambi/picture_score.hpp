@@ -26,13 +26,6 @@ struct Workspace {
     std::vector<float> selection;     // the nonzero values, for picking the largest
 };
 
-// The topk mean of n banding values as libvmaf computes it: its quickselect
-// then a double sum of the selected values in the order it leaves them. Where
-// that sum is exact in any order (all partial sums representable) it is
-// computed from the stats, or from the largest nonzero values; else libvmaf's
-// selection is replayed on `values` (which it reorders).
-double topk_mean(float* values, int n, const BandingStats& stats, double topk, float* selection);
-
 // Throws Error when a 10- or 12-bit picture holds a sample above its range.
 double picture_score(const Picture& picture, const ImagePlan& image, const Plan& plan, const Kernels& k,
                      Workspace& ws, long long frame);
