@@ -224,7 +224,7 @@ Plan make_plan(const VideoFormat& f, const OptionValues& o) {
     for (int d = 0; d < p.num_diffs; d++) p.weight[static_cast<size_t>(d)] = contrast_weight(d);
     const bool use_pq = (o.text("cambi_eotf") != "bt1886" ? o.text("cambi_eotf") : o.text("eotf")) == "pq";
     const double tvi_threshold = o.real("tvi_threshold");
-    std::array<int, kMaxDiffs> tvi{};  // in levels shifted up by num_diffs, as libvmaf keeps them
+    std::array<int, kMaxDiffs>& tvi = p.tvi;
     for (int d = 0; d < p.num_diffs; d++) {
         tvi[static_cast<size_t>(d)] = tvi_for_diff(d + 1, tvi_threshold, use_pq) + p.num_diffs;
         // Larger steps stay visible up to higher samples; the band and the
@@ -234,7 +234,7 @@ Plan make_plan(const VideoFormat& f, const OptionValues& o) {
             throw Error("cambi: tvi_threshold " + std::to_string(tvi_threshold) +
                         " gives visibility thresholds that fall with the step size; not supported");
     }
-    const int vlt = visibility_luma(o.real("cambi_vis_lum_threshold"), use_pq);
+    const int vlt = p.vlt_luma = visibility_luma(o.real("cambi_vis_lum_threshold"), use_pq);
     p.levels = make_levels(vlt, p.num_diffs, tvi[static_cast<size_t>(p.num_diffs - 1)]);
 
     // Difference index d counts for value v when v + num_diffs <= tvi[d] and

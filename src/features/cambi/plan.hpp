@@ -50,6 +50,11 @@ struct Plan {
 
     int num_diffs = 4;                     // 1 << max_log_contrast
     std::array<int, kMaxDiffs> weight{};   // contrast_weight(d)
+    // Visibility: a difference of d + 1 levels counts at value v when
+    // v + num_diffs <= tvi[d] and v + num_diffs + d + 1 > vlt_luma (libvmaf
+    // keeps the thresholds shifted up by num_diffs).
+    std::array<int, kMaxDiffs> tvi{};
+    int vlt_luma = 0;
     Levels levels;
     // Per histogram level: the smallest level difference index d whose
     // visibility conditions hold for that value (num_diffs: none). The
