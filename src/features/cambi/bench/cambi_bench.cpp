@@ -1,7 +1,7 @@
 // CAMBI per-frame time, single-threaded, on 1080p and 4K frames, next to
 // libvmaf's on the same frames.
 //
-//   speedqa_cambi_bench [--out DIR] [--vmaf PATH] [--repeat N]
+//   speedqa_cambi_bench [--out DIR] [--vmaf PATH] [--repeat N] [--only FRAMES] [--isa c|avx2]
 //
 // Frames: the v2 clip's reference (1920x1080 10-bit), the same at 8 bits, and
 // an 8-bit 4K made from it by bilinear upscaling at 10 bits then rounding to 8
@@ -160,8 +160,12 @@ int main(int argc, char** argv) {
     fs::path out = "/tmp/speedqa-cambi-bench";
     std::string vmaf;
     int repeat = 3;
+    std::string only;  // a frames name: run only those
+    std::string isa;   // c or avx2: run only that variant
     for (int i = 1; i + 1 < argc; i += 2) {
-        if (!std::strcmp(argv[i], "--out")) out = argv[i + 1];
+        if (!std::strcmp(argv[i], "--only")) only = argv[i + 1];
+        else if (!std::strcmp(argv[i], "--isa")) isa = argv[i + 1];
+        else if (!std::strcmp(argv[i], "--out")) out = argv[i + 1];
         else if (!std::strcmp(argv[i], "--vmaf")) vmaf = argv[i + 1];
         else if (!std::strcmp(argv[i], "--repeat")) repeat = std::atoi(argv[i + 1]);
     }
@@ -180,11 +184,13 @@ int main(int argc, char** argv) {
     const std::vector<Clip> clips = {ten, to_8bit(ten), upscale_to_8bit(ten)};
     fs::create_directories(out);
     const char* options[] = {"cambi", "cambi=cambi_high_res_speedup=1080"};
-    std::vector<CpuTarget> targets = {{Isa::c, Dispatch::scalar}};
-    if (detect_cpu_flags().avx2) targets.push_back({Isa::avx2, Dispatch::avx2});
+    std::vector<CpuTarget> targets;
+    if (isa != "avx2") targets.push_back({Isa::c, Dispatch::scalar});
+    if (isa != "c" && detect_cpu_flags().avx2) targets.push_back({Isa::avx2, Dispatch::avx2});
     std::printf("%-16s %-36s %-6s %10s %12s %12s %8s\n", "frames", "feature", "ours", "ms/frame", "vmaf ms/fr",
                 "(psnr run)", "speed-up");
     for (const Clip& c : clips) {
+        if (!only.empty() && c.name != only) continue;
         const std::string yuv = write_yuv(c, out);
         std::vector<double> ignored;
         const double base = vmaf.empty() ? -1 : vmaf_ms(vmaf, c, yuv, "psnr", repeat, out / "psnr.json", &ignored);

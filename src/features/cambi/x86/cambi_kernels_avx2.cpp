@@ -322,11 +322,36 @@ float pixel_value(const uint16_t* counts, int k, int first, int nd, const int* w
     return hmax_ps(best);
 }
 
+// The same for at most 4 differences (one register of 16 tracked levels,
+// recentred so that k - 4 .. k + 4 stay inside it): the 64-bit loads of the
+// counts are then forwarded from the register's store, and pixels with no
+// count at any visible difference skip the arithmetic.
+float pixel_value_narrow(const uint16_t* counts, int k, int first, int nd, const int* weight, const float* reciprocal) {
+    const __m128i up = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(counts + k + 1));
+    const __m128i down = _mm_shufflelo_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(counts + k - 4)), 0x1b);
+    const __m128i other = _mm_cvtepu16_epi32(_mm_max_epu16(up, down));
+    const __m128i d = _mm_setr_epi32(0, 1, 2, 3);
+    const __m128i valid = _mm_andnot_si128(
+        _mm_or_si128(_mm_cmpgt_epi32(_mm_set1_epi32(first), d), _mm_cmpeq_epi32(other, _mm_setzero_si128())),
+        _mm_cmpgt_epi32(_mm_set1_epi32(nd), d));
+    if (_mm_testz_si128(valid, valid)) return 0.0f;
+    const __m128i same = _mm_set1_epi32(counts[k]);
+    const __m128 product =
+        _mm_cvtepi32_ps(_mm_mullo_epi32(_mm_mullo_epi32(load128(weight), same), other));
+    const __m128 rcp = _mm_mask_i32gather_ps(_mm_setzero_ps(), reciprocal, _mm_add_epi32(other, same),
+                                             _mm_castsi128_ps(valid), 4);
+    __m128 best = _mm_and_ps(_mm_mul_ps(product, rcp), _mm_castsi128_ps(valid));
+    best = _mm_max_ps(best, _mm_movehl_ps(best, best));
+    best = _mm_max_ss(best, _mm_shuffle_ps(best, best, 1));
+    return _mm_cvtss_f32(best);
+}
+
 template <int Regs>
 void banding_row(const BandingArgs& a, int r, const int* weight, BandingStats& st, float& smallest) {
     const Plan& p = *a.plan;
     const Levels& l = p.levels;
     const int tracked = 16 * Regs, nd = p.num_diffs, pad = a.pad, row = l.row;
+    const int reach = Regs == 1 ? 4 : nd;  // levels kept around the pixel's in the window
     const uint16_t* lv = a.levels + r * a.width;
     float* out = a.values + r * a.width;
     const __m256i none = _mm256_set1_epi16(static_cast<short>(l.uncounted));
@@ -352,7 +377,7 @@ void banding_row(const BandingArgs& a, int r, const int* weight, BandingStats& s
             const int c = c0 + (__builtin_ctz(counted) >> 1);
             counted &= counted - 1;
             const int level = lv[c];
-            if (lo < 0 || level - nd < lo || level + nd >= lo + tracked || c - at > pad + 1) {
+            if (lo < 0 || level - reach < lo || level + reach >= lo + tracked || c - at > pad + 1) {
                 lo = level - tracked / 2;
                 at = c;
                 win.clear();
@@ -364,8 +389,9 @@ void banding_row(const BandingArgs& a, int r, const int* weight, BandingStats& s
                               a.columns + static_cast<ptrdiff_t>(at) * row + lo);
             }
             win.store();
-            const float v = pixel_value(win.stored + 16, level - lo, p.first_diff[static_cast<size_t>(level)], nd,
-                                        weight, p.reciprocal.data());
+            const int first = p.first_diff[static_cast<size_t>(level)];
+            const float v = Regs == 1 ? pixel_value_narrow(win.stored + 16, level - lo, first, nd, weight, p.reciprocal.data())
+                                      : pixel_value(win.stored + 16, level - lo, first, nd, weight, p.reciprocal.data());
             out[c] = v;
             if (v != 0.0f) {
                 st.nonzero++;
