@@ -1,0 +1,72 @@
+// CAMBI's hot loops, a C reference and SIMD variants beside it (dav1d
+// style). Every variant gives the C reference's outputs bit for bit; the
+// tests run each against it (tests/checkasm_test.cpp).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "features/cambi/plan.hpp"
+
+namespace speedqa::cambi {
+
+// The banding pass of one scale: for every pixel of the mask whose value is
+// in the band, the largest banding value over the visible level differences,
+// from the counts of masked pixels of each value in its window (the window
+// clipped to the picture); 0 elsewhere.
+struct BandingArgs {
+    const uint16_t* image = nullptr;  // mode-filtered 10-bit values
+    const uint8_t* mask = nullptr;    // 0 or 1
+    ptrdiff_t stride = 0;             // of image and mask, in elements
+    int width = 0, height = 0;
+    int pad = 0;                      // window >> 1; at most width and height
+    const Plan* plan = nullptr;       // levels, differences and tables
+    uint16_t* levels = nullptr;       // scratch: width * height histogram levels
+    uint8_t* columns = nullptr;       // scratch: (width + 2 * pad) * plan->levels.row counts
+    float* values = nullptr;          // out: width * height, row-major, no padding
+};
+
+// What the pooling needs to know of the values without sorting them.
+struct BandingStats {
+    long long nonzero = 0;
+    float smallest = 0;  // the smallest nonzero value, 0 when none
+    // The sum of all values in an unspecified order: exact (so equal in any
+    // order) when it is below 2^53 units of the smallest value's last bit,
+    // the only case the pooling uses it.
+    double sum = 0;
+};
+
+struct Kernels {
+    const char* name;
+    // 10-bit values of n samples of `bitdepth` bits (two bytes each above 8
+    // bits, little-endian). Returns the largest sample read.
+    unsigned (*convert_row)(uint16_t* dst, const uint8_t* src, int n, int bitdepth);
+    // The anti-dithering 2x2 mean, in place on row a with b the row below:
+    // a[j] = (a[j] + a[j+1] + b[j] + b[j+1]) >> 2, the last column
+    // (a + b) >> 1. Every sum reads values not yet replaced.
+    void (*antidither_row)(uint16_t* a, const uint16_t* b, int n);
+    // The last row: a[j] = (a[j] + a[j+1]) >> 1, the last column kept.
+    void (*antidither_last_row)(uint16_t* a, int n);
+    // mask = 1 where more than `threshold` pixels of the 7x7 neighbourhood
+    // (clipped to the picture) equal their right and lower neighbours (a
+    // missing neighbour counts as equal). scratch: mask_scratch_bytes(width).
+    void (*spatial_mask)(uint8_t* mask, const uint16_t* image, ptrdiff_t stride, int width, int height, int threshold,
+                         uint8_t* scratch);
+    // Keeps every other row and column of image and mask, in place: the new
+    // size is width x height.
+    void (*decimate)(uint16_t* image, uint8_t* mask, ptrdiff_t stride, int width, int height);
+    // The 3-tap mode along rows, then along columns of that, in place; the
+    // first and last rows and columns keep their values. scratch: 3 * width.
+    void (*mode_filter)(uint16_t* image, ptrdiff_t stride, int width, int height, uint16_t* scratch);
+    BandingStats (*banding)(const BandingArgs& args);
+};
+
+inline size_t mask_scratch_bytes(int width) { return static_cast<size_t>(kMaskFilter + 1) * width + 2 * kMaskPad; }
+// Pictures and masks are allocated with this many spare elements past their
+// last row: SIMD loads may read (and ignore) a few of them.
+inline constexpr int kSpare = 64;
+
+const Kernels& kernels_c();
+const Kernels* kernels_avx2();  // nullptr when the build or this CPU lacks AVX2
+
+}  // namespace speedqa::cambi

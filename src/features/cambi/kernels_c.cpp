@@ -1,0 +1,194 @@
+// The C reference of CAMBI's kernels.
+#include <algorithm>
+#include <cstring>
+
+#include "core/cpu_flags.hpp"
+#include "features/cambi/exact/arith.hpp"
+#include "features/cambi/kernels.hpp"
+
+namespace speedqa::cambi {
+namespace {
+
+unsigned convert_row_c(uint16_t* dst, const uint8_t* src, int n, int bitdepth) {
+    unsigned largest = 0;
+    for (int j = 0; j < n; j++) {
+        const unsigned s = bitdepth > 8 ? static_cast<unsigned>(src[2 * j] | src[2 * j + 1] << 8) : src[j];
+        largest = std::max(largest, s);
+        dst[j] = to_10bit(s, bitdepth);
+    }
+    return largest;
+}
+
+void antidither_row_c(uint16_t* a, const uint16_t* b, int n) {
+    for (int j = 0; j < n - 1; j++) a[j] = static_cast<uint16_t>((a[j] + a[j + 1] + b[j] + b[j + 1]) >> 2);
+    a[n - 1] = static_cast<uint16_t>((a[n - 1] + b[n - 1]) >> 1);
+}
+
+void antidither_last_row_c(uint16_t* a, int n) {
+    for (int j = 0; j < n - 1; j++) a[j] = static_cast<uint16_t>((a[j] + a[j + 1]) >> 1);
+}
+
+// Zero-derivative flags of row r (1: equal to the right and lower neighbours).
+void derivative_row(uint8_t* dst, const uint16_t* row, const uint16_t* below, int n) {
+    for (int j = 0; j < n; j++) {
+        const bool right = j == n - 1 || row[j] == row[j + 1];
+        const bool down = below == nullptr || row[j] == below[j];
+        dst[j] = right && down;
+    }
+}
+
+// The 7x7 count as a vertical running sum of the flags (a ring of 7 rows)
+// and a horizontal 7-sum of that.
+void spatial_mask_c(uint8_t* mask, const uint16_t* image, ptrdiff_t stride, int w, int h, int threshold,
+                    uint8_t* scratch) {
+    uint8_t* column = scratch;  // flags of rows r-3 .. r+3 summed
+    uint8_t* ring = scratch + w;
+    std::memset(column, 0, static_cast<size_t>(w));
+    auto add_flags = [&](int r) {
+        uint8_t* flags = ring + static_cast<ptrdiff_t>(r % kMaskFilter) * w;
+        derivative_row(flags, image + r * stride, r + 1 < h ? image + (r + 1) * stride : nullptr, w);
+        for (int j = 0; j < w; j++) column[j] = static_cast<uint8_t>(column[j] + flags[j]);
+    };
+    for (int r = 0; r < kMaskPad && r < h; r++) add_flags(r);
+    for (int r = 0; r < h; r++) {
+        if (r + kMaskPad < h) add_flags(r + kMaskPad);
+        uint8_t* out = mask + r * stride;
+        int sum = 0;
+        for (int j = 0; j < kMaskPad && j < w; j++) sum += column[j];
+        for (int j = 0; j < w; j++) {
+            if (j + kMaskPad < w) sum += column[j + kMaskPad];
+            out[j] = sum > threshold;
+            if (j - kMaskPad >= 0) sum -= column[j - kMaskPad];
+        }
+        if (r - kMaskPad >= 0) {
+            const uint8_t* flags = ring + static_cast<ptrdiff_t>((r - kMaskPad) % kMaskFilter) * w;
+            for (int j = 0; j < w; j++) column[j] = static_cast<uint8_t>(column[j] - flags[j]);
+        }
+    }
+}
+
+void decimate_c(uint16_t* image, uint8_t* mask, ptrdiff_t stride, int w, int h) {
+    for (int i = 0; i < h; i++)
+        for (int j = 0; j < w; j++) {
+            image[i * stride + j] = image[2 * i * stride + 2 * j];
+            mask[i * stride + j] = mask[2 * i * stride + 2 * j];
+        }
+}
+
+void mode_filter_c(uint16_t* image, ptrdiff_t stride, int w, int h, uint16_t* scratch) {
+    for (int i = 0; i < h; i++) {
+        const uint16_t* in = image + i * stride;
+        uint16_t* filtered = scratch + (i % 3) * w;
+        filtered[0] = in[0];
+        for (int j = 1; j < w - 1; j++) filtered[j] = mode3(in[j - 1], in[j], in[j + 1]);
+        filtered[w - 1] = in[w - 1];
+        // Row i - 1 is replaced once the row below it is filtered; row i
+        // itself is still read unfiltered above.
+        if (i >= 2) {
+            uint16_t* out = image + (i - 1) * stride;
+            for (int j = 0; j < w; j++) out[j] = mode3(scratch[j], scratch[w + j], scratch[2 * w + j]);
+        }
+    }
+}
+
+// Histogram levels of the whole picture.
+void fill_levels(const BandingArgs& a) {
+    const Levels& l = a.plan->levels;
+    for (int r = 0; r < a.height; r++)
+        for (int c = 0; c < a.width; c++) {
+            const unsigned in_band = static_cast<unsigned>(a.image[r * a.stride + c] - l.band_base);
+            const bool counted = a.mask[r * a.stride + c] && in_band < static_cast<unsigned>(l.band_size);
+            a.levels[r * a.width + c] = static_cast<uint16_t>(counted ? in_band + l.margin : l.uncounted);
+        }
+}
+
+// Column x of the picture (x from -pad) counts the levels of its pixels in
+// the rows of the window; adds (delta 1) or removes (255) picture row r.
+void update_columns(const BandingArgs& a, int r, uint8_t delta) {
+    const int row = a.plan->levels.row;
+    const uint16_t* lv = a.levels + r * a.width;
+    uint8_t* col = a.columns + static_cast<ptrdiff_t>(a.pad) * row;
+    for (int c = 0; c < a.width; c++) col[c * row + lv[c]] = static_cast<uint8_t>(col[c * row + lv[c]] + delta);
+}
+
+// The banding value of a pixel at level `level` from the window counts
+// `counts` of the tracked levels, level at index `at`.
+float pixel_value(const Plan& p, const uint16_t* counts, int at, int level) {
+    const int same = counts[at];
+    float best = 0.0f;
+    for (int d = p.first_diff[static_cast<size_t>(level)]; d < p.num_diffs; d++) {
+        const int other = std::max(counts[at + d + 1], counts[at - d - 1]);
+        const float v = banding_value(p.weight[static_cast<size_t>(d)], same, other, p.reciprocal.data());
+        if (v > best) best = v;
+    }
+    return best;
+}
+
+// Row r: slides the window sums of `margin` levels around the pixel's level
+// along the row; starts afresh where the level leaves them or the last
+// counted pixel is far.
+void banding_row(const BandingArgs& a, int r, BandingStats& st) {
+    const Plan& p = *a.plan;
+    const Levels& l = p.levels;
+    const int tracked = l.margin, nd = p.num_diffs, pad = a.pad;
+    const uint16_t* lv = a.levels + r * a.width;
+    float* out = a.values + r * a.width;
+    uint16_t counts[128];
+    int lo = -1, at = 0;
+    for (int c = 0; c < a.width; c++) {
+        const int level = lv[c];
+        if (level == l.uncounted) {
+            out[c] = 0.0f;
+            continue;
+        }
+        if (lo < 0 || level - nd < lo || level + nd >= lo + tracked || c - at > 2 * pad + 1) {
+            lo = level - tracked / 2;
+            at = c;
+            std::fill(counts, counts + tracked, uint16_t{0});
+            for (int x = c - pad; x <= c + pad; x++) {
+                const uint8_t* col = a.columns + static_cast<ptrdiff_t>(x + pad) * l.row + lo;
+                for (int i = 0; i < tracked; i++) counts[i] = static_cast<uint16_t>(counts[i] + col[i]);
+            }
+        } else {
+            for (; at < c; at++) {
+                const uint8_t* in = a.columns + static_cast<ptrdiff_t>(at + 1 + 2 * pad) * l.row + lo;
+                const uint8_t* leaving = a.columns + static_cast<ptrdiff_t>(at) * l.row + lo;
+                for (int i = 0; i < tracked; i++) counts[i] = static_cast<uint16_t>(counts[i] + in[i] - leaving[i]);
+            }
+        }
+        const float v = pixel_value(p, counts, level - lo, level);
+        out[c] = v;
+        if (v != 0.0f) {
+            st.smallest = st.nonzero == 0 ? v : std::min(st.smallest, v);
+            st.nonzero++;
+            st.sum += v;
+        }
+    }
+}
+
+BandingStats banding_c(const BandingArgs& a) {
+    fill_levels(a);
+    std::memset(a.columns, 0, static_cast<size_t>(a.width + 2 * a.pad) * static_cast<size_t>(a.plan->levels.row));
+    for (int r = 0; r < a.pad; r++) update_columns(a, r, 1);
+    BandingStats st;
+    for (int r = 0; r < a.height; r++) {
+        if (r + a.pad < a.height) update_columns(a, r + a.pad, 1);
+        if (r - a.pad - 1 >= 0) update_columns(a, r - a.pad - 1, 255);
+        banding_row(a, r, st);
+    }
+    return st;
+}
+
+}  // namespace
+
+const Kernels& kernels_c() {
+    static const Kernels k{"c",          convert_row_c, antidither_row_c, antidither_last_row_c,
+                           spatial_mask_c, decimate_c,   mode_filter_c,    banding_c};
+    return k;
+}
+
+#if !defined(SPEEDQA_X86)
+const Kernels* kernels_avx2() { return nullptr; }
+#endif
+
+}  // namespace speedqa::cambi

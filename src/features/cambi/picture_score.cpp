@@ -1,0 +1,103 @@
+#include "features/cambi/picture_score.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "core/error.hpp"
+#include "features/cambi/exact/arith.hpp"
+#include "features/cambi/pooling.hpp"
+
+namespace speedqa::cambi {
+namespace {
+
+size_t area(int w, int h) { return static_cast<size_t>(w) * static_cast<size_t>(h); }
+
+int widest_window(const Plan& p) { return p.full_ref ? std::max(p.dis.window, p.src.window) : p.dis.window; }
+
+unsigned sample_at(const uint8_t* row, int j, int bitdepth) {
+    return bitdepth > 8 ? static_cast<unsigned>(row[2 * j] | row[2 * j + 1] << 8) : row[j];
+}
+
+// libvmaf refuses 9- to 15-bit pictures with samples above their range (and
+// checks the whole picture, also when it then resamples it).
+void check_range(unsigned largest, int bitdepth, long long frame) {
+    if (bitdepth == 8 || bitdepth == 16) return;
+    const unsigned top = (1u << bitdepth) - 1;
+    if (largest > top)
+        throw Error("cambi: frame " + std::to_string(frame) + " has a luma sample of " + std::to_string(largest) +
+                    ", above the " + std::to_string(bitdepth) + "-bit maximum " + std::to_string(top) +
+                    " (libvmaf refuses such pictures)");
+}
+
+void preprocess(const Picture& pic, const ImagePlan& ip, const Plan& plan, const Kernels& k, Workspace& ws,
+                long long frame) {
+    const int bd = plan.bitdepth;
+    const uint8_t* plane = pic.plane[0];
+    uint16_t* img = ws.image.data();
+    unsigned largest = 0;
+    if (!ip.resampled) {
+        for (int r = 0; r < ip.height; r++)
+            largest = std::max(largest, k.convert_row(img + r * ws.stride, plane + r * pic.stride[0], ip.width, bd));
+    } else {
+        for (int r = 0; r < ip.height; r++) {
+            const uint8_t* src = plane + static_cast<ptrdiff_t>(ip.source_row[static_cast<size_t>(r)]) * pic.stride[0];
+            uint16_t* dst = img + r * ws.stride;
+            for (int c = 0; c < ip.width; c++)
+                dst[c] = to_10bit(sample_at(src, ip.source_column[static_cast<size_t>(c)], bd), bd);
+        }
+        if (bd != 8 && bd != 16)
+            for (int r = 0; r < plan.video_height; r++) {
+                const uint8_t* src = plane + r * pic.stride[0];
+                for (int c = 0; c < plan.video_width; c++) largest = std::max(largest, sample_at(src, c, bd));
+            }
+    }
+    check_range(largest, bd, frame);
+    if (plan.antidither) {
+        for (int r = 0; r + 1 < ip.height; r++) k.antidither_row(img + r * ws.stride, img + (r + 1) * ws.stride, ip.width);
+        k.antidither_last_row(img + (ip.height - 1) * ws.stride, ip.width);
+    }
+}
+
+}  // namespace
+
+Workspace::Workspace(const Plan& plan) {
+    const int w = plan.largest_width(), h = plan.largest_height();
+    stride = w;
+    image.resize(area(w, h) + kSpare);
+    mask.resize(area(w, h) + kSpare);
+    mask_rows.resize(mask_scratch_bytes(w));
+    mode_rows.resize(area(w, 3));
+    levels.resize(area(w, h));
+    columns.resize(area(w + 2 * (widest_window(plan) >> 1), plan.levels.row));
+    values.resize(area(w, h));
+    selection.resize(area(w, h));
+}
+
+double picture_score(const Picture& picture, const ImagePlan& ip, const Plan& plan, const Kernels& k, Workspace& ws,
+                     long long frame) {
+    preprocess(picture, ip, plan, k, ws, frame);
+    k.spatial_mask(ws.mask.data(), ws.image.data(), ws.stride, ip.width, ip.height, ip.mask_threshold,
+                   ws.mask_rows.data());
+    double means[kScales];
+    for (int s = 0; s < kScales; s++) {
+        const int w = ip.scale_w[static_cast<size_t>(s)], h = ip.scale_h[static_cast<size_t>(s)];
+        if (s > 0 || plan.speedup) k.decimate(ws.image.data(), ws.mask.data(), ws.stride, w, h);
+        k.mode_filter(ws.image.data(), ws.stride, w, h, ws.mode_rows.data());
+        BandingArgs a;
+        a.image = ws.image.data();
+        a.mask = ws.mask.data();
+        a.stride = ws.stride;
+        a.width = w;
+        a.height = h;
+        a.pad = ip.window >> 1;
+        a.plan = &plan;
+        a.levels = ws.levels.data();
+        a.columns = ws.columns.data();
+        a.values = ws.values.data();
+        const BandingStats st = k.banding(a);
+        means[s] = topk_mean(ws.values.data(), w * h, st, plan.topk, ws.selection.data());
+    }
+    return weighted_score(means, ip.window);
+}
+
+}  // namespace speedqa::cambi
