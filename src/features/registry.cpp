@@ -1,11 +1,16 @@
 #include "features/registry.hpp"
 
+#include "features/cambi/cambi.hpp"
+#include "features/motion/motion.hpp"
 #include "features/speed/speed.hpp"
+#include "features/vif/vif.hpp"
 
 namespace speedqa {
 
 const std::vector<const FeatureDef*>& all_features() {
-    static const std::vector<const FeatureDef*> defs = {&speed_chroma_feature(), &speed_temporal_feature()};
+    static const std::vector<const FeatureDef*> defs = {&vif_feature(),           &motion_feature(),
+                                                        &cambi_feature(),         &speed_chroma_feature(),
+                                                        &speed_temporal_feature()};
     return defs;
 }
 

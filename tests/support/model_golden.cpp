@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -59,13 +60,17 @@ std::vector<ModelGolden> load_model_golden(const std::string& testdata_root, con
                 for (auto it = fr.begin(); it != fr.end(); ++it)
                     if (it.key() != "frameNum") m.keys.push_back(it.key());
             std::vector<double> row;
-            for (const std::string& k : m.keys) row.push_back(fr.at(k).get<double>());
+            // libvmaf prints a non-finite value as null
+            for (const std::string& k : m.keys)
+                row.push_back(fr.at(k).is_null() ? std::numeric_limits<double>::quiet_NaN() : fr.at(k).get<double>());
             m.frames.push_back(std::move(row));
         }
         if (g.contains("pooled_metrics"))
             for (auto it = g["pooled_metrics"].begin(); it != g["pooled_metrics"].end(); ++it) {
                 std::vector<std::pair<std::string, double>> stats;
-                for (auto s = it.value().begin(); s != it.value().end(); ++s) stats.emplace_back(s.key(), s.value().get<double>());
+                for (auto s = it.value().begin(); s != it.value().end(); ++s)
+                    stats.emplace_back(s.key(), s.value().is_null() ? std::numeric_limits<double>::quiet_NaN()
+                                                                     : s.value().get<double>());
                 m.pooled.emplace_back(it.key(), std::move(stats));
             }
         out.push_back(std::move(m));

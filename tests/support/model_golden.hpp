@@ -19,7 +19,7 @@ struct ModelGolden {
     int exit_status = 0;
     std::string reference_defect;           // non-empty: libvmaf's values are not a target
     std::vector<std::string> keys;          // per-frame metric names, in vmaf's order (frameNum left out)
-    std::vector<std::vector<double>> frames;  // [frame][key]
+    std::vector<std::vector<double>> frames;  // [frame][key]; NaN where libvmaf printed null (not finite)
     // pooled_metrics: name -> {min, max, mean, harmonic_mean}
     std::vector<std::pair<std::string, std::vector<std::pair<std::string, double>>>> pooled;
 
