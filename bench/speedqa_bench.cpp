@@ -23,7 +23,7 @@
 #ifdef SPEEDQA_HAVE_CUDA
 #include <cuda_runtime.h>
 
-#include "features/speed/cuda/cuda_engine.hpp"
+#include "cuda/cuda_engine.hpp"
 #endif
 
 namespace {

@@ -32,11 +32,12 @@ else
   bin=.device/bin
   mkdir -p $bin
   cp build-device/speedqa build-device/tests/speedqa_tests build-device/tests/speedqa_cuda_tests \
-     build-device/bench/speedqa_bench $bin/
+     build-device/src/features/speed/speedqa_speed_tests build-device/bench/speedqa_bench $bin/
   cp build-device/tests/speedqa_io_tests $bin/ 2>/dev/null || true
 fi
-[ -d .device/testdata ] && export SPEEDQA_SHARED_TESTDATA=$PWD/.device/testdata
+# the repository's subset of the test data (../shared does not travel)
 export SPEEDQA_REPO_TESTDATA=$PWD/testdata
+export SPEEDQA_SHARED_TESTDATA=${SPEEDQA_SHARED_TESTDATA:-$PWD/testdata}
 
 sections=${SECTIONS:-tests,parity,sanitizer,bench,stages,cli}
 # same_frames A B LABEL: notes whether two JSON score files hold identical frames
@@ -53,11 +54,12 @@ want() { [[ ",$sections," == *",$1,"* ]]; }
 if want tests; then
 note "== tests (host and device)"
 {
-  $bin/speedqa_tests
+  $bin/speedqa_tests --gtest_filter=-GoldenRuns.*:Layering.*
+  $bin/speedqa_speed_tests
   [ -x $bin/speedqa_io_tests ] && $bin/speedqa_io_tests
   $bin/speedqa_cuda_tests
 } >"$out/tests.log" 2>&1
-grep -E '^\[(golden|parity|fp-contract|cov-order|equivalence|arith|kernels|cli|hybrid)\]|PASSED|FAILED|SKIPPED' "$out/tests.log" | tee -a "$summary"
+grep -E '^\[(golden|parity|fp-contract|cov-order|cov-sums|equivalence|arith|kernels|cli|hybrid)\]|PASSED|FAILED|SKIPPED' "$out/tests.log" | tee -a "$summary"
 fi
 
 clips=/tmp/speedqa-clips
@@ -76,7 +78,7 @@ while read -r name w h p b; do
   for order in scalar avx2 avx512; do
     echo "-- $name $order" >>"$out/parity.log"
     $bin/speedqa --parity -q -r $clips/${name}_ref.yuv -d $clips/${name}_dis.yuv -w $w -h $h -p $p -b $b \
-      --cov_order $order --feature speed_chroma --feature speed_temporal \
+      --dispatch $order --no_prediction --feature speed_chroma --feature speed_temporal \
       --feature speed_chroma=speed_kernelscale=1.0:speed_nn_floor=0.1:speed_sigma_nn=0.19:speed_weight_var_mode=5:speed_max_val=45.0 \
       --feature speed_temporal=speed_use_ref_diff=true >>"$out/parity.log" 2>&1 || parity_fail=$((parity_fail + 1))
   done
@@ -91,7 +93,7 @@ for tool in memcheck racecheck; do
   for feat in speed_chroma speed_temporal; do
     echo "-- $tool $feat" >>"$out/sanitizer.log"
     timeout 240 compute-sanitizer --tool $tool --error-exitcode 9 $bin/speedqa --backend cuda -q -r $clips/v7_ref.yuv -d $clips/v7_dis.yuv \
-      -w 320 -h 240 -p 420 -b 8 --feature $feat --batch 4 >>"$out/sanitizer.log" 2>&1
+      -w 320 -h 240 -p 420 -b 8 --no_prediction --feature $feat --batch 4 >>"$out/sanitizer.log" 2>&1
     note "$tool $feat: exit $? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer.log" | tail -1))"
   done
 done
@@ -111,7 +113,7 @@ for feat in speed_chroma speed_temporal; do
     staging=huge
     s0=$(date +%s.%N)
     SPEEDQA_STAGING=$staging SPEEDQA_TIMING=1 $bin/speedqa --backend $be -r /tmp/r4k.yuv -d /tmp/d4k.yuv -w 3840 -h 2160 -p 420 -b 8 \
-      --feature $feat --json -o /tmp/t_$be.json >"$out/cli4k_${feat}_$be.log" 2>&1
+      --no_prediction --feature $feat --json -o /tmp/t_$be.json >"$out/cli4k_${feat}_$be.log" 2>&1
     rc=$?
     s1=$(date +%s.%N)
     note "-- $feat backend $be: exit $rc, wall $(awk -v a=$s0 -v b=$s1 'BEGIN{printf "%.1f ms = %.3f ms/frame", (b-a)*1000, (b-a)*1000/400}')"
@@ -131,7 +133,7 @@ for feat in speed_chroma speed_temporal; do
     thread_arg=""; [ "$th" != "$backend" ] && thread_arg="--threads $th"
     s0=$(date +%s.%N)
     SPEEDQA_TIMING=1 $bin/speedqa --backend $be $thread_arg -r /tmp/rl.yuv -d /tmp/dl.yuv -w 3840 -h 2160 -p 420 -b 8 \
-      --feature $feat --json -o /tmp/long_$be.json >"$out/clilong_${feat}_$be.log" 2>&1
+      --no_prediction --feature $feat --json -o /tmp/long_$be.json >"$out/clilong_${feat}_$be.log" 2>&1
     rc=$?
     s1=$(date +%s.%N)
     note "$(printf '%-15s %-5s exit %d  wall %s' $feat $be $rc "$(awk -v a=$s0 -v b=$s1 'BEGIN{printf "%.1f ms = %.3f ms/frame all in", (b-a)*1000, (b-a)*1000/1000}')")"
@@ -171,7 +173,7 @@ for sz in 576x324:3000 1920x1080:1200 3840x2160:400; do
       be=${backend%%:*} th=${backend#*:}
       [ "$th" = "$backend" ] && th=default
       thread_arg=""; [ $th != default ] && thread_arg="--threads $th"
-      args="--backend $be $thread_arg -q -r /tmp/r_$size.yuv -d /tmp/d_$size.yuv -w $w -h $h -p 420 -b 8 --feature $feat --json"
+      args="--backend $be $thread_arg -q -r /tmp/r_$size.yuv -d /tmp/d_$size.yuv -w $w -h $h -p 420 -b 8 --no_prediction --feature $feat --json"
       s0=$(date +%s.%N); $bin/speedqa $args --frame_cnt 1 -o /tmp/one.json >>"$out/cli_timing.log" 2>&1; s1=$(date +%s.%N)
       $bin/speedqa $args -o /tmp/out_$be.json >>"$out/cli_timing.log" 2>&1
       rc=$?
@@ -182,7 +184,7 @@ for sz in 576x324:3000 1920x1080:1200 3840x2160:400; do
     if [ $size = 3840x2160 ]; then
       for be in cuda auto; do
         SPEEDQA_TIMING=1 $bin/speedqa --backend $be -r /tmp/r_$size.yuv -d /tmp/d_$size.yuv \
-          -w $w -h $h -p 420 -b 8 --feature $feat --json -o /tmp/t.json 2>&1 | sed "s/^/  [$be] /" | tee -a "$summary"
+          -w $w -h $h -p 420 -b 8 --no_prediction --feature $feat --json -o /tmp/t.json 2>&1 | sed "s/^/  [$be] /" | tee -a "$summary"
       done
     fi
     for be in cuda auto; do same_frames /tmp/out_cpu.json /tmp/out_$be.json "$size $feat: cpu and $be"; done

@@ -8,7 +8,9 @@
 #include "core/error.hpp"
 #include "cpu/cpu_engine.hpp"
 #ifdef SPEEDQA_HAVE_CUDA
-#include "features/speed/cuda/cuda_engine.hpp"
+#include "cuda/cuda_engine.hpp"
+#include "cuda/device_feature.cuh"
+#include "features/speed/cuda/speed_device.hpp"
 #endif
 
 namespace speedqa {
@@ -48,7 +50,7 @@ std::string without_cuda_kernels(const std::vector<const Feature*>& features) {
     std::string names;
     for (const Feature* f : features) {
 #ifdef SPEEDQA_HAVE_CUDA
-        if (cuda::has_device_kernels(*f)) continue;
+        if (is_speed_feature(*f)) continue;
 #endif
         if (names.find(f->name()) == std::string::npos) names += (names.empty() ? "" : ", ") + f->name();
     }
@@ -61,11 +63,16 @@ std::unique_ptr<Engine> make_cuda_engine(const VideoFormat& format, const std::v
     if (!cuda_available(&why)) throw Error(context + why);
 #ifdef SPEEDQA_HAVE_CUDA
     cuda::CudaEngineConfig cfg;
-    cfg.dispatch = resolve_dispatch(c);
     cfg.batch = c.batch;
-    // staging and the host tail: every core unless told otherwise
+    // staging and the host tails: every core unless told otherwise
     cfg.host_threads = c.threads > 0 ? c.threads : all_cores();
-    return cuda::make_cuda_engine(format, features, cfg);
+    const Dispatch dispatch = resolve_dispatch(c);
+    std::vector<cuda::DeviceFeatureMaker> makers;
+    for (const Feature* f : features) {
+        if (!is_speed_feature(*f)) throw Error(context + "the CUDA engine has no kernels for " + f->name());
+        makers.push_back([f, dispatch] { return make_speed_device_feature(*f, dispatch); });
+    }
+    return cuda::make_cuda_engine(format, makers, cfg);
 #else
     (void)format, (void)features, (void)c;
     throw Error(context + "this build of speedqa has no CUDA engine");

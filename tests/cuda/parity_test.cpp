@@ -14,7 +14,7 @@
 #include "api/engine_factory.hpp"
 #include "core/error.hpp"
 #include "cpu/cpu_engine.hpp"
-#include "features/speed/cuda/cuda_engine.hpp"
+#include "cuda/cuda_engine.hpp"
 #include "features/registry.hpp"
 #include "support/run_engine.hpp"
 #include "support/run_feature.hpp"

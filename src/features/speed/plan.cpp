@@ -24,10 +24,10 @@ std::vector<int> read_coordinates(int kept, int size, const exact::Taps& taps) {
     return out;
 }
 
-std::vector<int> slots_of(const std::vector<int>& coords, int size) {
-    std::vector<int> slot(static_cast<size_t>(size), -1);
-    for (size_t i = 0; i < coords.size(); i++) slot[static_cast<size_t>(coords[i])] = static_cast<int>(i);
-    return slot;
+std::vector<int> index_of(const std::vector<int>& coords, int size) {
+    std::vector<int> index(static_cast<size_t>(size), -1);
+    for (size_t i = 0; i < coords.size(); i++) index[static_cast<size_t>(coords[i])] = static_cast<int>(i);
+    return index;
 }
 
 }  // namespace
@@ -73,13 +73,13 @@ ImagePlan make_plan(int w, int h, const SpeedOptions& options, const std::string
         p.cols.resize(static_cast<size_t>(d.scaled_w));
         for (int c = 0; c < d.scaled_w; c++) p.cols[static_cast<size_t>(c)] = c;
     }
-    p.row_slot = slots_of(p.rows, d.scaled_h);
-    p.col_slot = slots_of(p.cols, d.scaled_w);
+    p.row_index = index_of(p.rows, d.scaled_h);
+    p.col_index = index_of(p.cols, d.scaled_w);
     const int radius = p.antialias.radius();
     for (int j = 0; j < d.operating_w; j++)
         for (int k = 0; k < p.antialias.count; k++)
             p.kept_col_taps.push_back(
-                p.col_slot[static_cast<size_t>(exact::mirror_index(j * exact::kDecimation - radius + k, d.scaled_w))]);
+                p.col_index[static_cast<size_t>(exact::mirror_index(j * exact::kDecimation - radius + k, d.scaled_w))]);
     if (p.resample) {
         const auto all_cols = prescale_axis_taps(p.method, w, d.scaled_w);
         const auto all_rows = prescale_axis_taps(p.method, h, d.scaled_h);

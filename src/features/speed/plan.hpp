@@ -29,10 +29,10 @@ struct ImagePlan {
     // column list is every column: converting whole rows is cheaper than
     // gathering.
     std::vector<int> rows, cols;
-    std::vector<int> row_slot, col_slot;
+    std::vector<int> row_index, col_index;
     // For kept column j and tap k, the index into the vertical pass's row
     // (plan.cols order) that the horizontal anti-alias tap reads:
-    // col_slot[mirror(16 j - radius + k)], at [j * taps + k].
+    // col_index[mirror(16 j - radius + k)], at [j * taps + k].
     std::vector<int> kept_col_taps;
     // Resampling taps for each entry of rows / cols (prescale only).
     std::vector<exact::AxisTaps> row_taps, col_taps;

@@ -33,7 +33,7 @@ EstParams::EstParams(const exact::Dimensions& dim, exact::CovOrder order, CovImp
     : dim_(dim), order_(order), impl_(impl), layout_(exact::cov_layout(order, dim.sub_w)),
       kernels_(kernels ? kernels : &best_kernels()) {
     cov_.resize(kBlockElems * kBlockElems);
-    slots_.resize(static_cast<size_t>(layout_.slots()) * kCovSlotDoubles);
+    chain_acc_.resize(static_cast<size_t>(layout_.chains()) * kCovChainDoubles);
     const size_t nb = static_cast<size_t>(dim.num_blocks);
     b_.resize(kBlockElems * nb);
     qb_.resize(kBlockElems * nb);
@@ -47,16 +47,16 @@ void EstParams::compute_means(const float* img, int stride) {
 }
 
 void EstParams::compute_covariance_all_pairs(const float* img, int stride) {
-    std::fill(slots_.begin(), slots_.end(), 0.0);
+    std::fill(chain_acc_.begin(), chain_acc_.end(), 0.0);
     alignas(64) double mean[kCovPad] = {};
     for (int b = 0; b < kBlockElems; b++) mean[b] = means_[b];
     constexpr int kStrip = 8;  // rows a kernel call: the chains' accumulators stay in registers across them
     for (int i = 0; i < dim_.sub_h; i += kStrip)
-        kernels_->cov_rows(img, stride, i, std::min(kStrip, dim_.sub_h - i), dim_.sub_w, mean, layout_, slots_.data());
-    double s[exact::kMaxCovSlots];
+        kernels_->cov_rows(img, stride, i, std::min(kStrip, dim_.sub_h - i), dim_.sub_w, mean, layout_, chain_acc_.data());
+    double s[exact::kMaxCovChains];
     for (int x = 0; x < kBlockElems; x++)
         for (int y = 0; y <= x; y++) {
-            for (int k = 0; k < layout_.slots(); k++) s[k] = slots_[static_cast<size_t>(k) * kCovSlotDoubles + x * kCovPad + y];
+            for (int k = 0; k < layout_.chains(); k++) s[k] = chain_acc_[static_cast<size_t>(k) * kCovChainDoubles + x * kCovPad + y];
             sums_[x * kBlockElems + y] = exact::cov_finish(order_, s);
             const float v = exact::cov_normalise(sums_[x * kBlockElems + y], dim_.sub_count());
             cov_[x * kBlockElems + y] = v;
@@ -70,8 +70,8 @@ void EstParams::compute_covariance_per_pair(const float* img, int stride) {
             const double mx = means_[x], my = means_[y];
             const float* px = img + (x / kBlock) * stride + x % kBlock;
             const float* py = img + (y / kBlock) * stride + y % kBlock;
-            double s[exact::kMaxCovSlots] = {};
-            for (int k = 0; k < layout_.slots(); k++)
+            double s[exact::kMaxCovChains] = {};
+            for (int k = 0; k < layout_.chains(); k++)
                 s[k] = exact::cov_chain(layout_, k, dim_.sub_w, dim_.sub_h, [&](int i, int j, double& cx, double& cy) {
                     cx = static_cast<double>(px[i * stride + j]) - mx;
                     cy = static_cast<double>(py[i * stride + j]) - my;

@@ -54,7 +54,7 @@ private:
     float means_[exact::kBlockElems] = {};
     double sums_[exact::kBlockElems * exact::kBlockElems] = {};
     std::vector<float> cov_;        // 25 x 25
-    std::vector<double> slots_;     // chain accumulators, kernels.hpp's layout
+    std::vector<double> chain_acc_;     // chain accumulators, kernels.hpp's layout
     const struct Kernels* kernels_;
     std::vector<float> b_;          // 25 x num_blocks block samples
     std::vector<float> qb_;         // Q * B

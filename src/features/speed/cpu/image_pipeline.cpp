@@ -80,7 +80,7 @@ void ImagePipeline::antialias_kept_points(const ImageSource& src) {
         for (int k = 0; k < taps.count; k++) {
             const int row = mirror_index(i * kDecimation - radius + k, d.scaled_h);
             if (plan_.resample) {
-                f_rows[k] = compact_.data() + static_cast<size_t>(plan_.row_slot[static_cast<size_t>(row)]) * ncols;
+                f_rows[k] = compact_.data() + static_cast<size_t>(plan_.row_index[static_cast<size_t>(row)]) * ncols;
             } else {
                 a_rows[k] = src.a.data + static_cast<ptrdiff_t>(row) * src.a.stride;
                 b_rows[k] = src.difference ? src.b.data + static_cast<ptrdiff_t>(row) * src.b.stride : nullptr;

@@ -29,10 +29,10 @@ struct VerticalArgs {
     bool rows_are_float = false;
 };
 
-// Accumulator layout for the covariance chains: [slot][x][kCovPad] doubles,
-// pair (x, y) at [slot][x][y] for y <= x (other entries are scratch).
+// Accumulator layout for the covariance chains: [chain][x][kCovPad] doubles,
+// pair (x, y) at [chain][x][y] for y <= x (other entries are scratch).
 inline constexpr int kCovPad = 32;
-inline constexpr int kCovSlotDoubles = exact::kBlockElems * kCovPad;
+inline constexpr int kCovChainDoubles = exact::kBlockElems * kCovPad;
 
 struct Kernels {
     const char* name;

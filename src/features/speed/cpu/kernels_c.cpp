@@ -50,8 +50,8 @@ void cov_rows_c(const float* img, int stride, int i0, int rows, int sub_w, const
     for (int j = 0; j < sub_w; j++) {
         for (int b = 0; b < kBlockElems; b++)
             c[b] = static_cast<double>(img[static_cast<ptrdiff_t>(i + b / kBlock) * stride + j + b % kBlock]) - mean[b];
-        const int s = l.slot(j);
-        double* a = acc + static_cast<ptrdiff_t>(s) * kCovSlotDoubles;
+        const int s = l.chain_of(j);
+        double* a = acc + static_cast<ptrdiff_t>(s) * kCovChainDoubles;
         for (int x = 0; x < kBlockElems; x++)
             for (int y = 0; y <= x; y++) a[x * kCovPad + y] = exact::cov_term(l.fused(s), a[x * kCovPad + y], c[x], c[y]);
     }

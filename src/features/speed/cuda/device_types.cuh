@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "cuda/input_layout.cuh"
 #include "features/speed/exact/covariance.hpp"
 #include "features/speed/exact/dimensions.hpp"
 #include "exact/filter.hpp"
@@ -13,18 +14,6 @@
 #include "features/speed/exact/sequence.hpp"
 
 namespace speedqa::cuda {
-
-// The batch input buffer holds frame slots: slot 0 is the frame before the
-// batch (speed_temporal), slots 1..count the batch's frames. In a slot, each
-// side (0 = ref, 1 = dis) has each needed plane as "compact rows": only the
-// rows some feature reads, each row whole.
-struct InputLayout {
-    size_t slot_bytes = 0;
-    size_t plane_offset[2][3] = {};  // [side][plane], bytes from the slot start
-    int row_bytes[3] = {};           // bytes of one stored row of the plane
-    const int* row_slot[3] = {};     // device: source row -> compact row (-1: not uploaded)
-    int bitdepth = 8;
-};
 
 using exact::ImageKind;
 
@@ -35,8 +24,8 @@ struct DevicePlan {
     exact::PrescaleMethod method = exact::PrescaleMethod::nearest;
     bool resample = false;
     int n_rows = 0, n_cols = 0;               // scaled rows / columns the anti-alias filter reads
-    const int* row_slot = nullptr;            // device: scaled row -> index in the read rows (resample only)
-    const int* col_slot = nullptr;            // device: scaled col -> index in the read cols (resample only)
+    const int* row_index = nullptr;            // device: scaled row -> index in the read rows (resample only)
+    const int* col_index = nullptr;            // device: scaled col -> index in the read cols (resample only)
     const exact::AxisTaps* row_taps = nullptr;  // device, n_rows entries
     const exact::AxisTaps* col_taps = nullptr;  // device, n_cols entries
     exact::CovOrder order = exact::CovOrder::scalar;
@@ -52,7 +41,7 @@ struct DeviceWork {
     float* decimated = nullptr;  // images x op_h x op_w, after the anti-alias filter
     float* centred = nullptr;    // images x op_h x op_w, minus the local mean
     float* means = nullptr;      // images x 25
-    double* chains = nullptr;    // images x slots x 325
+    double* chains = nullptr;    // images x chains x 325
     float* cov = nullptr;        // images x 625
     // outputs, contiguous per image: 25 eigenvalues, num_blocks variances, then flags
     float* out = nullptr;
@@ -64,12 +53,12 @@ struct DeviceWork {
 __host__ __device__ inline size_t out_floats(int num_blocks) { return 25 + static_cast<size_t>(num_blocks) + 2; }
 
 // Which samples image `img` of a batch is made of: frame img / per_frame of
-// the batch (slot frame + 1; slot 0 is the frame before the batch), composed
-// as exact::compose_image says.
+// the batch (frame position frame + 1; position 0 is the frame before the
+// batch), composed as exact::compose_image says.
 struct ImageSourceRef {
     int plane;
-    int slot_a, side_a;
-    int slot_b, side_b;  // used when diff
+    int position_a, side_a;
+    int position_b, side_b;  // used when diff
     bool diff;
 };
 
@@ -81,9 +70,9 @@ __host__ __device__ inline ImageSourceRef image_source(const DevicePlan& p, int 
     const exact::ImageComposition c = exact::compose_image(p.kind, p.use_ref_diff, img % per_frame);
     ImageSourceRef r{};
     r.plane = c.plane;
-    r.slot_a = frame + 1 + c.a.frame;
+    r.position_a = frame + 1 + c.a.frame;
     r.side_a = c.a.side;
-    r.slot_b = frame + 1 + c.b.frame;
+    r.position_b = frame + 1 + c.b.frame;
     r.side_b = c.b.side;
     r.diff = c.diff;
     return r;

@@ -21,10 +21,10 @@ using exact::kCovPairs;
 using exact::kDecimation;
 using exact::mirror_index;
 
-__device__ __forceinline__ float sample_at(const uint8_t* input, const InputLayout& L, int slot, int side, int plane,
+__device__ __forceinline__ float sample_at(const uint8_t* input, const InputLayout& L, int position, int side, int plane,
                                            int y, int x) {
-    const int compact_row = L.row_slot[plane][y];
-    const uint8_t* row = input + static_cast<size_t>(slot) * L.slot_bytes + L.plane_offset[side][plane] +
+    const int compact_row = L.row_index[plane][y];
+    const uint8_t* row = input + static_cast<size_t>(position) * L.frame_bytes + L.plane_offset[side][plane] +
                          static_cast<size_t>(compact_row) * L.row_bytes[plane];
     if (L.bitdepth == 8) return exact::convert_8bit(row[x]);
     return exact::convert_hbd(reinterpret_cast<const uint16_t*>(row)[x], exact::sample_scaler(L.bitdepth));
@@ -34,9 +34,9 @@ __device__ __forceinline__ float sample_at(const uint8_t* input, const InputLayo
 // temporal difference prev - curr.
 __device__ __forceinline__ float image_value(const uint8_t* input, const InputLayout& L, const ImageSourceRef& s, int y,
                                              int x) {
-    const float a = sample_at(input, L, s.slot_a, s.side_a, s.plane, y, x);
+    const float a = sample_at(input, L, s.position_a, s.side_a, s.plane, y, x);
     if (!s.diff) return a;
-    return a - sample_at(input, L, s.slot_b, s.side_b, s.plane, y, x);
+    return a - sample_at(input, L, s.position_b, s.side_b, s.plane, y, x);
 }
 
 // Taps staged in shared memory.
@@ -74,7 +74,7 @@ __global__ void k_antialias(DevicePlan p, InputLayout L, const uint8_t* input, c
         const int col = mirror_index(j * kDecimation - radius + k, d.scaled_w);
         return exact::tap_sum(taps.v, taps.count, [&](int m) {
             const int row = mirror_index(i * kDecimation - radius + m, d.scaled_h);
-            if (p.resample) return res[static_cast<size_t>(p.row_slot[row]) * p.n_cols + p.col_slot[col]];
+            if (p.resample) return res[static_cast<size_t>(p.row_index[row]) * p.n_cols + p.col_index[col]];
             return image_value(input, L, s, row, col);
         });
     });
@@ -103,7 +103,7 @@ __global__ void __launch_bounds__(kRowThreads) k_antialias_rows(DevicePlan p, In
     for (int c = threadIdx.x; c < p.n_cols; c += blockDim.x) {
         vrow[c] = exact::tap_sum(taps.v, taps.count, [&](int m) {
             const int row = mirror_index(i * kDecimation - radius + m, d.scaled_h);
-            if (p.resample) return res[static_cast<size_t>(p.row_slot[row]) * p.n_cols + c];
+            if (p.resample) return res[static_cast<size_t>(p.row_index[row]) * p.n_cols + c];
             return image_value(input, L, s, row, c);
         });
     }
@@ -111,7 +111,7 @@ __global__ void __launch_bounds__(kRowThreads) k_antialias_rows(DevicePlan p, In
     for (int j = threadIdx.x; j < d.operating_w; j += blockDim.x) {
         const float v = exact::tap_sum(taps.v, taps.count, [&](int k) {
             const int col = mirror_index(j * kDecimation - radius + k, d.scaled_w);
-            return vrow[p.resample ? p.col_slot[col] : col];
+            return vrow[p.resample ? p.col_index[col] : col];
         });
         dec[(static_cast<size_t>(img) * d.operating_h + i) * d.operating_w + j] = v;
     }
@@ -148,15 +148,15 @@ __global__ void k_means(DevicePlan p, const float* centred, float* means, int im
     means[t] = exact::mean_normalise(acc, p.dim.sub_count());
 }
 
-// ---- covariance: one thread per (image, slot, pair) chain ----
-__global__ void k_cov_chains(DevicePlan p, const float* centred, const float* means, double* chains, int images) {
+// ---- covariance: one thread per (image, chain, pair) ----
+__global__ void k_cov_chains(DevicePlan p, const float* centred, const float* means, double* chain_sums, int images) {
     const exact::CovLayout& l = p.layout;
-    const int slots = l.slots();
+    const int chains = l.chains();
     const long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (t >= static_cast<long long>(images) * slots * kCovPairs) return;
+    if (t >= static_cast<long long>(images) * chains * kCovPairs) return;
     const int pair = static_cast<int>(t % kCovPairs);
-    const int s = static_cast<int>((t / kCovPairs) % slots);
-    const int img = static_cast<int>(t / (static_cast<long long>(kCovPairs) * slots));
+    const int s = static_cast<int>((t / kCovPairs) % chains);
+    const int img = static_cast<int>(t / (static_cast<long long>(kCovPairs) * chains));
     const exact::CovPair pr = exact::cov_pair(pair);
     const int w = p.dim.operating_w;
     const float* D = centred + static_cast<size_t>(img) * w * p.dim.operating_h;
@@ -167,16 +167,16 @@ __global__ void k_cov_chains(DevicePlan p, const float* centred, const float* me
         cx = static_cast<double>(__ldg(px + i * w + j)) - mx;
         cy = static_cast<double>(__ldg(py + i * w + j)) - my;
     });
-    chains[t] = acc;
+    chain_sums[t] = acc;
 }
 
-__global__ void k_cov_finish(DevicePlan p, const double* chains, float* cov, int images) {
+__global__ void k_cov_finish(DevicePlan p, const double* chain_sums, float* cov, int images) {
     const int t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= images * kCovPairs) return;
     const int img = t / kCovPairs, pair = t % kCovPairs;
-    const int slots = p.layout.slots();
-    double s[exact::kMaxCovSlots];
-    for (int k = 0; k < slots; k++) s[k] = chains[(static_cast<size_t>(img) * slots + k) * kCovPairs + pair];
+    const int chains = p.layout.chains();
+    double s[exact::kMaxCovChains];
+    for (int k = 0; k < chains; k++) s[k] = chain_sums[(static_cast<size_t>(img) * chains + k) * kCovPairs + pair];
     const float v = exact::cov_normalise(exact::cov_finish(p.order, s), p.dim.sub_count());
     const exact::CovPair pr = exact::cov_pair(pair);
     float* K = cov + static_cast<size_t>(img) * kBlockElems * kBlockElems;
@@ -284,7 +284,7 @@ void launch_feature_chain(const DevicePlan& p, const InputLayout& layout, const 
     k_means<<<blocks_for(static_cast<long long>(images) * kBlockElems, 128), 128, 0, stream>>>(p, w.centred, w.means, images);
     SPEEDQA_CUDA_CHECK(cudaGetLastError());
     mark("means");
-    const long long chains = static_cast<long long>(images) * p.layout.slots() * kCovPairs;
+    const long long chains = static_cast<long long>(images) * p.layout.chains() * kCovPairs;
     k_cov_chains<<<blocks_for(chains, 128), 128, 0, stream>>>(p, w.centred, w.means, w.chains, images);
     SPEEDQA_CUDA_CHECK(cudaGetLastError());
     mark("cov_chains");

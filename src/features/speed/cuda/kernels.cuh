@@ -4,16 +4,11 @@
 
 #include <cuda_runtime.h>
 
+#include "cuda/device_feature.cuh"
 #include "features/speed/cuda/device_types.cuh"
 
 namespace speedqa::cuda {
 
-// Optional per-stage timing (SPEEDQA_CUDA_STAGES=1, outside graphs): an
-// event is recorded after each stage under its name.
-struct StageTimer {
-    virtual ~StageTimer() = default;
-    virtual void mark(const char* stage, cudaStream_t stream) = 0;
-};
 
 // All stages of one feature for `work.images` images, from the batch input
 // buffer to work.out (eigenvalues, block variances, flags per image).

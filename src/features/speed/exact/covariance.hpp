@@ -2,7 +2,7 @@
 //
 // The reference sums each covariance in fp64 in one of three orders, picked
 // by the CPU it runs on; they give different bits, so each is reproduced
-// here as a set of independent accumulation chains ("slots"):
+// here as a set of independent accumulation chains:
 //   scalar : one chain, row by row: subtract, subtract, multiply, add.
 //   avx2   : per row, blocks of 8 columns feed 8 fused lanes (acc0 takes
 //            j..j+3, acc1 j+4..j+7), then one block of 4 feeds acc0, then a
@@ -11,7 +11,7 @@
 //   avx512 : the same with 8-lane accumulators, blocks of 16 and 8, finished
 //            by GCC's _mm512_reduce_add_pd tree over acc0 + acc1, plus tail.
 // A chain's terms arrive in row-major order of the submatrix, so any
-// implementation that feeds each slot its terms in that order is exact.
+// implementation that feeds each chain its terms in that order is exact.
 #pragma once
 
 #include "features/speed/exact/constants.hpp"
@@ -20,25 +20,25 @@ namespace speedqa::exact {
 
 enum class CovOrder : int { scalar = 0, avx2 = 1, avx512 = 2 };
 
-inline constexpr int kMaxCovSlots = 17;  // avx512: 16 lanes + tail
+inline constexpr int kMaxCovChains = 17;  // avx512: 16 lanes + tail
 
 struct CovLayout {
     int lanes = 0;       // fused lanes (0 for scalar)
     int wide_end = 0;    // columns [0, wide_end) go to lanes j % lanes
     int narrow_end = 0;  // columns [wide_end, narrow_end) go to lanes j - wide_end
-    SPEEDQA_HD int slots() const { return lanes + 1; }
-    SPEEDQA_HD int tail_slot() const { return lanes; }
+    SPEEDQA_HD int chains() const { return lanes + 1; }
+    SPEEDQA_HD int tail_chain() const { return lanes; }
     // Which chain column j of a submatrix row of `width` columns feeds.
-    SPEEDQA_HD int slot(int j) const {
+    SPEEDQA_HD int chain_of(int j) const {
         if (j < wide_end) return j % lanes;
         if (j < narrow_end) return j - wide_end;
         return lanes;
     }
-    SPEEDQA_HD bool fused(int slot_index) const { return slot_index < lanes; }
+    SPEEDQA_HD bool fused(int chain) const { return chain < lanes; }
     // The chain walk: the columns of a submatrix row of `width` that feed
-    // slot s, in order, as runs fn(first, step, count): the slot's lanes of
+    // chain s, in order, as runs fn(first, step, count): the chain's lanes of
     // the wide blocks, then its lane of the narrow block (if any), or for
-    // the tail slot the columns after the blocks. Every implementation (the
+    // the tail chain the columns after the blocks. Every implementation (the
     // CPU's pair-by-pair path and tiles, the device's chain threads) walks
     // the chains through this.
     template <class Fn>

@@ -100,10 +100,10 @@ __attribute__((target("avx512f,avx512dq,avx512bw,avx512cd,avx512vl"))) double ke
 double emulated(exact::CovOrder order, const float* x, const float* y, size_t stride, size_t h, size_t w, double mx,
                 double my) {
     const exact::CovLayout l = exact::cov_layout(order, static_cast<int>(w));
-    double s[exact::kMaxCovSlots] = {};
+    double s[exact::kMaxCovChains] = {};
     for (size_t i = 0; i < h; i++)
         for (size_t j = 0; j < w; j++) {
-            const int k = l.slot(static_cast<int>(j));
+            const int k = l.chain_of(static_cast<int>(j));
             s[k] = exact::cov_term(l.fused(k), s[k], static_cast<double>(x[i * stride + j]) - mx,
                                    static_cast<double>(y[i * stride + j]) - my);
         }

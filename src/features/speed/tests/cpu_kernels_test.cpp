@@ -90,7 +90,7 @@ TEST(CpuKernels, CovarianceRowsAndSumsEveryOrder) {
             alignas(64) double mean[kCovPad] = {};
             for (int b = 0; b < 25; b++) mean[b] = nd(rng) / 10;
             const exact::CovLayout l = exact::cov_layout(order, sub_w);
-            const size_t n = static_cast<size_t>(l.slots()) * kCovSlotDoubles;
+            const size_t n = static_cast<size_t>(l.chains()) * kCovChainDoubles;
             std::vector<double> want(n, 0.0);
             float sums_want[25] = {};
             for (int i = 0; i < sub_h; i++) {
@@ -103,11 +103,11 @@ TEST(CpuKernels, CovarianceRowsAndSumsEveryOrder) {
                 k->cov_rows(img.data(), stride, 0, 3, sub_w, mean, l, got.data());  // a strip, then single rows
                 for (int i = 3; i < sub_h; i++) k->cov_rows(img.data(), stride, i, 1, sub_w, mean, l, got.data());
                 for (int i = 0; i < sub_h; i++) k->sums_row(img.data(), stride, i, sub_w, sums_got);
-                for (int s = 0; s < l.slots(); s++)
+                for (int s = 0; s < l.chains(); s++)
                     for (int x = 0; x < 25; x++)
                         for (int y = 0; y <= x; y++) {
-                            const size_t at = static_cast<size_t>(s) * kCovSlotDoubles + x * kCovPad + y;
-                            ASSERT_EQ(0, std::memcmp(&want[at], &got[at], 8)) << k->name << " w " << sub_w << " slot " << s;
+                            const size_t at = static_cast<size_t>(s) * kCovChainDoubles + x * kCovPad + y;
+                            ASSERT_EQ(0, std::memcmp(&want[at], &got[at], 8)) << k->name << " w " << sub_w << " chain " << s;
                             checked++;
                         }
                 ASSERT_EQ(0, std::memcmp(sums_want, sums_got, sizeof sums_want)) << k->name << " sums w " << sub_w;

@@ -39,7 +39,7 @@ struct TileMap {
 constexpr int kTileChunk = 48;  // positions a pass of all tiles: 48 x 256 bytes of centred samples stay in L1
 
 // Feeds the chains the terms of submatrix rows [i0, i0 + rows): centres the
-// strip once (centred_row), then for each slot runs its positions, row by
+// strip once (centred_row), then for each chain runs its positions, row by
 // row and in order, through every tile (advance<fused>), a chunk at a time.
 template <class CentredRow, class Advance>
 inline void cov_rows_tiled(const float* img, int stride, int i0, int rows, int sub_w, const double* mean,
@@ -51,13 +51,13 @@ inline void cov_rows_tiled(const float* img, int stride, int i0, int rows, int s
     int* const row_js = scratch.row_js;
     for (int r = 0; r < rows; r++)
         centred_row(img, stride, i0 + r, sub_w, mean, centred + static_cast<size_t>(r) * sub_w * kCovPad);
-    for (int s = 0; s < l.slots(); s++) {
+    for (int s = 0; s < l.chains(); s++) {
         const int per_row = l.columns(s, sub_w, row_js);
         if (per_row == 0) continue;
         int n = 0;
         for (int r = 0; r < rows; r++)
             for (int q = 0; q < per_row; q++) js[n++] = r * sub_w + row_js[q];
-        double* a = acc + static_cast<ptrdiff_t>(s) * kCovSlotDoubles;
+        double* a = acc + static_cast<ptrdiff_t>(s) * kCovChainDoubles;
         for (int p0 = 0; p0 < n; p0 += kTileChunk)
             advance(l.fused(s), a, centred, js + p0, std::min(kTileChunk, n - p0));
     }
