@@ -75,19 +75,19 @@ void assemble(const adm::Plan& plan, const adm::ScaleSums& sums, double* raw) {
 
 class AdmKernel final : public CpuKernel {
 public:
-    AdmKernel(adm::Plan plan, const adm::Kernels& k) : plan_(std::move(plan)), k_(k) {}
+    AdmKernel(adm::Plan plan, const adm::RowKernels& k) : plan_(std::move(plan)), k_(k) {}
 
-    std::unique_ptr<KernelScratch> make_scratch() const override { return k_.make_scratch(plan_); }
+    std::unique_ptr<KernelScratch> make_scratch() const override { return adm::make_frame_scratch(plan_); }
 
     void extract(KernelScratch& scratch, const FrameView& frame, double* raw) const override {
         adm::ScaleSums sums;
-        k_.score(plan_, scratch, *frame.ref, *frame.dis, sums);
+        adm::score_frame(plan_, k_, scratch, *frame.ref, *frame.dis, sums);
         assemble(plan_, sums, raw);
     }
 
 private:
     adm::Plan plan_;
-    const adm::Kernels& k_;
+    const adm::RowKernels& k_;
 };
 
 class AdmFeature final : public Feature {
@@ -96,8 +96,10 @@ public:
         : Feature(options, outputs(options, opt.debug)), format_(format), opt_(opt) {}
 
     std::unique_ptr<CpuKernel> make_cpu_kernel(const CpuTarget& target) const override {
-        const adm::Kernels* k = target.isa != Isa::c ? adm::kernels_avx2() : nullptr;
-        return std::make_unique<AdmKernel>(adm::make_plan(format_, opt_, target.dispatch), k ? *k : adm::kernels_c());
+        // Our ISA and libvmaf's dispatch are independent: every kernel
+        // reproduces any dispatch (the plan says how).
+        const adm::RowKernels* k = target.isa != Isa::c ? adm::row_kernels_avx2() : nullptr;
+        return std::make_unique<AdmKernel>(adm::make_plan(format_, opt_, target.dispatch), k ? *k : adm::row_kernels_c());
     }
 
 private:

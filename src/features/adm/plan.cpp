@@ -190,6 +190,9 @@ int vector_end(int from, int to, int width) { return to > from ? to - (to - from
 void plan_lanes(ScalePlan& p, int scale, int bitdepth, Dispatch d) {
     const Region& c = p.csf;
     const int w_half = p.w;
+    // Scalar code everywhere unless a vector loop covers a span.
+    p.decouple_simd_end = p.csf_simd_end = c.left;
+    p.cm_simd_end = p.start_col;
     if (d == Dispatch::avx2) {
         // Scale 0 decoupling: libvmaf's loop ends at right - right % 8.
         if (scale == 0) {

@@ -2,6 +2,6 @@
 
 namespace speedqa::adm {
 
-const Kernels* kernels_avx2() { return nullptr; }
+const RowKernels* row_kernels_avx2() { return nullptr; }
 
 }  // namespace speedqa::adm
