@@ -371,12 +371,285 @@ static void cm0(Row3<const int16_t> csf, const Row3<const int16_t> flt[3], Row3<
     if (j < end) row_kernels_c().cm0(csf, flt, src, j, end, lane, k, sums);
 }
 
+// ------------------------------------------------------- scales 1-3 -----
+
+static inline __m256i abs64(__m256i v) {
+    const __m256i sign = _mm256_cmpgt_epi64(_mm256_setzero_si256(), v);
+    return _mm256_sub_epi64(_mm256_xor_si256(v, sign), sign);
+}
+// 4 int64 lanes to 4 int32 (their low halves).
+static inline __m128i low32x4(__m256i v) {
+    return _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
+}
+static inline __m256i load4x32(const int32_t* p) {
+    return _mm256_cvtepi32_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
+
+// A Q32 factor read by a span: its magnitude (below 2^32) and sign.
+struct Factor {
+    __m256i mag, sign;
+};
+static inline Factor factor(int64_t rf) {
+    const int64_t mag = rf < 0 ? -rf : rf;
+    return {_mm256_set1_epi64x(mag), _mm256_set1_epi64x(rf < 0 ? -1 : 0)};
+}
+// (s * rf + 2^27) >> 28 for 4 int32 s in int64 lanes; |s| * |rf| < 2^63.
+static inline __m256i times_factor(__m256i s64, Factor f) {
+    const __m256i sign = _mm256_xor_si256(_mm256_cmpgt_epi64(_mm256_setzero_si256(), s64), f.sign);
+    __m256i p = _mm256_mul_epu32(abs64(s64), f.mag);
+    p = _mm256_sub_epi64(_mm256_xor_si256(p, sign), sign);
+    return srai64(_mm256_add_epi64(p, _mm256_set1_epi64x(int64_t{1} << 27)), 28);
+}
+
+// One DWT column with mirrored taps, 64-bit (the C arithmetic).
+static int32_t dwt_i4_column(const int32_t* t, int j, int n, const int16_t* f, int64_t round, int shift) {
+    int64_t acc = 0;
+    for (int k = 0; k < 4; ++k) acc += int64_t{f[k]} * t[tap(j, k, n)];
+    return static_cast<int32_t>(static_cast<uint64_t>((acc + round) >> shift));
+}
+
+// sum f[k] * s_k of 8 int32 columns, + round, >> shift, low 32 bits.
+static inline __m256i dwt_i4_8(const __m256i s[4], const int16_t* f, __m256i round, int shift) {
+    __m256i even = round, odd = round;
+    for (int k = 0; k < 4; ++k) {
+        const __m256i c = _mm256_set1_epi64x(f[k]);
+        even = _mm256_add_epi64(even, _mm256_mul_epi32(s[k], c));
+        odd = _mm256_add_epi64(odd, _mm256_mul_epi32(_mm256_srli_epi64(s[k], 32), c));
+    }
+    const __m128i sh = _mm_cvtsi32_si128(shift);
+    // Bits shift .. shift+31 are the same for a logical shift (shift <= 16).
+    return _mm256_blend_epi32(_mm256_srl_epi64(even, sh), _mm256_sll_epi64(_mm256_srl_epi64(odd, sh), _mm_cvtsi32_si128(32)),
+                              0xAA);
+}
+
+static void dwt123(const int32_t* const ref[4], const int32_t* const dis[4], int width, int scale, int32_t* tmp,
+                   Row3<int32_t> ref_out, int32_t* ref_a, Row3<int32_t> dis_out, int32_t* dis_a) {
+    const int64_t vr = scale == 1 ? 0 : 32768, hr = scale == 2 ? 32768 : 16384;
+    const int vs = scale == 1 ? 0 : 16, hs = scale == 2 ? 16 : 15;
+    const __m256i vround = _mm256_set1_epi64x(vr);
+    const int32_t* const* in[2] = {ref, dis};
+    for (int img = 0; img < 2; ++img) {
+        int32_t* lo = tmp + static_cast<size_t>(2 * img) * width;
+        int32_t* hi = lo + width;
+        const int32_t* const* r = in[img];
+        int x = 0;
+        for (; x + 8 <= width; x += 8) {
+            const __m256i s[4] = {load8x32(r[0] + x), load8x32(r[1] + x), load8x32(r[2] + x), load8x32(r[3] + x)};
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(lo + x), dwt_i4_8(s, kLo16, vround, vs));
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(hi + x), dwt_i4_8(s, kHi16, vround, vs));
+        }
+        for (; x < width; ++x) {
+            int64_t l = vr, g = vr;
+            for (int k = 0; k < 4; ++k) {
+                l += int64_t{kLo16[k]} * r[k][x];
+                g += int64_t{kHi16[k]} * r[k][x];
+            }
+            lo[x] = static_cast<int32_t>(static_cast<uint64_t>(l >> vs));
+            hi[x] = static_cast<int32_t>(static_cast<uint64_t>(g >> vs));
+        }
+    }
+    const int w = (width + 1) / 2;
+    const int jend = (width - 3) / 2 + 1 < w ? (width - 3) / 2 + 1 : w;   // interior: 2j + 2 <= width - 1
+    const __m256i hround = _mm256_set1_epi64x(hr);
+    const __m128i hsh = _mm_cvtsi32_si128(hs);
+    Row3<int32_t> outs[2] = {ref_out, dis_out};
+    int32_t* as[2] = {ref_a, dis_a};
+    for (int img = 0; img < 2; ++img) {
+        const int32_t* lo = tmp + static_cast<size_t>(2 * img) * width;
+        const int32_t* hi = lo + width;
+        int32_t* dst[4] = {as[img], outs[img].p[1], outs[img].p[0], outs[img].p[2]};   // a, v, h, d
+        int j = 1;
+        for (; j + 4 <= jend; j += 4) {
+            for (int src = 0; src < 2; ++src) {
+                const int32_t* t = src == 0 ? lo : hi;
+                // Even lanes of the 8 from 2j-1: taps 0 of outputs j..j+3; odd lanes: taps 1.
+                const __m256i p0 = load8x32(t + 2 * j - 1), p1 = load8x32(t + 2 * j + 1);
+                const __m256i q0 = _mm256_srli_epi64(p0, 32), q1 = _mm256_srli_epi64(p1, 32);
+                for (int hp = 0; hp < 2; ++hp) {
+                    const int16_t* f = hp ? kHi16 : kLo16;
+                    __m256i acc = _mm256_add_epi64(hround, _mm256_mul_epi32(p0, _mm256_set1_epi64x(f[0])));
+                    acc = _mm256_add_epi64(acc, _mm256_mul_epi32(q0, _mm256_set1_epi64x(f[1])));
+                    acc = _mm256_add_epi64(acc, _mm256_mul_epi32(p1, _mm256_set1_epi64x(f[2])));
+                    acc = _mm256_add_epi64(acc, _mm256_mul_epi32(q1, _mm256_set1_epi64x(f[3])));
+                    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst[2 * src + hp] + j), low32x4(_mm256_srl_epi64(acc, hsh)));
+                }
+            }
+        }
+        for (int c = 0; c < w; c = (c == 0 ? j : c + 1)) {
+            dst[0][c] = dwt_i4_column(lo, c, width, kLo16, hr, hs);
+            dst[1][c] = dwt_i4_column(lo, c, width, kHi16, hr, hs);
+            dst[2][c] = dwt_i4_column(hi, c, width, kLo16, hr, hs);
+            dst[3][c] = dwt_i4_column(hi, c, width, kHi16, hr, hs);
+        }
+    }
+}
+
+// libvmaf's angle test in scalar code (its int64 -> float conversions have
+// no AVX2 form).
+static bool angle_scalar(int32_t oh, int32_t ov, int32_t th, int32_t tv, float c) {
+    const int64_t ot = int64_t{oh} * th + int64_t{ov} * tv;
+    const int64_t om = int64_t{oh} * oh + int64_t{ov} * ov;
+    const int64_t tm = int64_t{th} * th + int64_t{tv} * tv;
+    const double a = static_cast<double>(static_cast<float>(ot)) / 4096.0;
+    if (!(a >= 0.0)) return false;
+    const double o = static_cast<double>(static_cast<float>(om)) / 4096.0;
+    const double t = static_cast<double>(static_cast<float>(tm)) / 4096.0;
+    return a * a >= (static_cast<double>(c) * o) * t;
+}
+
+// 4 elements of one orientation at scales 1-3.
+static inline void decouple123_orient(__m128i o32, __m128i t32, __m256i angle, bool round_first,
+                                      const Scale123Consts& k, __m256d gain, int32_t* r_out, int32_t* a_out) {
+    const __m256i zero = _mm256_setzero_si256();
+    const __m256i o = _mm256_cvtepi32_epi64(o32), t = _mm256_cvtepi32_epi64(t32);
+    const __m256i mag = _mm256_cvtepu32_epi64(_mm_abs_epi32(o32));   // |INT32_MIN| = 2^31
+    // floor(log2(mag)) from the exponent of the (exact) double of mag.
+    // (INT32_MIN converts to -2^31: the sign bit is masked off.)
+    const __m256i e = _mm256_sub_epi64(
+        _mm256_and_si256(_mm256_srli_epi64(_mm256_castpd_si256(_mm256_cvtepi32_pd(_mm_abs_epi32(o32))), 52),
+                         _mm256_set1_epi64x(0x7FF)),
+        _mm256_set1_epi64x(1023));
+    const __m256i big = _mm256_cmpgt_epi64(mag, _mm256_set1_epi64x(32767));
+    // libvmaf reduces |o| >= 2^15 to its 15 leading bits, rounded.
+    const __m256i shift = _mm256_and_si256(big, _mm256_sub_epi64(e, _mm256_set1_epi64x(14)));
+    const __m256i half = _mm256_srli_epi64(_mm256_sllv_epi64(_mm256_set1_epi64x(1), shift), 1);
+    const __m256i idx = _mm256_blendv_epi8(mag, _mm256_srlv_epi64(_mm256_add_epi64(mag, half), shift), big);
+    const __m256i div = _mm256_cvtepi32_epi64(_mm_i32gather_epi32(k.div_lookup + 32768, low32x4(idx), 4));
+    __m256i prod = _mm256_mul_epi32(div, t);
+    const __m256i oneg = _mm256_cmpgt_epi64(zero, o);
+    prod = _mm256_sub_epi64(_mm256_xor_si256(prod, oneg), oneg);
+    // 1 << (14 + shift) as a 32-bit int: 1 << 31 is INT32_MIN.
+    const __m256i round = _mm256_cvtepi32_epi64(low32x4(_mm256_sllv_epi64(_mm256_set1_epi64x(1), _mm256_add_epi64(shift, _mm256_set1_epi64x(14)))));
+    const __m256i v = _mm256_add_epi64(prod, round);
+    const __m256i q15 = _mm256_set1_epi64x(32768);
+    __m256i kk = _mm256_srlv_epi64(v, _mm256_add_epi64(shift, _mm256_set1_epi64x(15)));
+    kk = _mm256_blendv_epi8(kk, q15, _mm256_cmpgt_epi64(kk, q15));
+    kk = _mm256_andnot_si256(_mm256_cmpgt_epi64(zero, v), kk);          // negative: 0
+    kk = _mm256_blendv_epi8(kk, q15, _mm256_cmpeq_epi64(o, zero));
+    const __m256i rst64 = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(kk, o), _mm256_set1_epi64x(16384)), 15);
+    __m128i rst = low32x4(rst64);
+    const __m256i kpos = _mm256_cmpgt_epi64(kk, zero);
+    const __m256i pos = _mm256_and_si256(angle, _mm256_and_si256(kpos, _mm256_cmpgt_epi64(o, zero)));
+    const __m256i neg = _mm256_and_si256(angle, _mm256_and_si256(kpos, oneg));
+    const __m256i any = _mm256_or_si256(pos, neg);
+    if (!_mm256_testz_si256(any, any)) {
+        __m256d g = _mm256_mul_pd(_mm256_cvtepi32_pd(rst), gain);
+        if (round_first) g = _mm256_round_pd(g, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        const __m256d td = _mm256_cvtepi32_pd(t32);
+        const __m128i mn = _mm256_cvttpd_epi32(_mm256_min_pd(g, td)), mx = _mm256_cvttpd_epi32(_mm256_max_pd(g, td));
+        const __m128i p32 = low32x4(pos), a32 = low32x4(any);
+        rst = _mm_blendv_epi8(rst, _mm_blendv_epi8(mx, mn, p32), a32);
+    }
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(r_out), rst);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(a_out), _mm_sub_epi32(t32, rst));
+}
+
+static void decouple123(Row3<const int32_t> ref, Row3<const int32_t> dis, Row3<int32_t> r, Row3<int32_t> a, int begin,
+                        int end, bool round_first, const Scale123Consts& k) {
+    const __m256d gain = _mm256_set1_pd(k.gain_limit);
+    int j = begin;
+    for (; j + 4 <= end; j += 4) {
+        alignas(32) int64_t flags[4];
+        for (int q = 0; q < 4; ++q)
+            flags[q] = angle_scalar(ref.p[0][j + q], ref.p[1][j + q], dis.p[0][j + q], dis.p[1][j + q], k.cos_1deg_sq) ? -1 : 0;
+        const __m256i angle = _mm256_load_si256(reinterpret_cast<const __m256i*>(flags));
+        for (int t = 0; t < 3; ++t)
+            decouple123_orient(_mm_loadu_si128(reinterpret_cast<const __m128i*>(ref.p[t] + j)),
+                               _mm_loadu_si128(reinterpret_cast<const __m128i*>(dis.p[t] + j)), angle, round_first, k,
+                               gain, r.p[t] + j, a.p[t] + j);
+    }
+    if (j < end) row_kernels_c().decouple123(ref, dis, r, a, j, end, round_first, k);
+}
+
+static void den123(Row3<const int32_t> ref, int begin, int end, const Scale123Consts& k, uint64_t sums[3]) {
+    const __m256i add_sq = _mm256_set1_epi64x(int64_t{1} << k.den_shift_sq);
+    const __m256i add_cub = _mm256_set1_epi64x(static_cast<int64_t>(k.den_add_cub));
+    const __m128i ssq = _mm_cvtsi32_si128(k.den_shift_sq), scub = _mm_cvtsi32_si128(k.den_shift_cub);
+    int j = begin;
+    for (int t = 0; t < 3; ++t) {
+        __m256i acc = _mm256_setzero_si256();
+        for (j = begin; j + 4 <= end; j += 4) {
+            const __m256i m = _mm256_cvtepu32_epi64(_mm_abs_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(ref.p[t] + j))));
+            const __m256i q = _mm256_srl_epi64(_mm256_add_epi64(_mm256_mul_epu32(m, m), add_sq), ssq);   // < 2^33
+            const __m256i p = _mm256_add_epi64(_mm256_mul_epu32(q, m), _mm256_slli_epi64(_mm256_mul_epu32(_mm256_srli_epi64(q, 32), m), 32));
+            acc = _mm256_add_epi64(acc, _mm256_srl_epi64(_mm256_add_epi64(p, add_cub), scub));
+        }
+        sums[t] += static_cast<uint64_t>(hsum64(acc));
+    }
+    if (j < end) row_kernels_c().den123(ref, j, end, k, sums);
+}
+
+static void csf123(const int32_t* src, int32_t* value, int32_t* filtered, int begin, int end, int64_t rf) {
+    const Factor f = factor(rf);
+    const __m256i by30 = _mm256_set1_epi64x(143165577), rnd = _mm256_set1_epi64x(-(int64_t{1} << 31));
+    int j = begin;
+    for (; j + 4 <= end; j += 4) {
+        const __m128i v = low32x4(times_factor(load4x32(src + j), f));
+        // (|v| * 2^32/30 - 2^31) >> 32, |v| as libvmaf's abs (INT32_MIN stays).
+        const __m256i p = _mm256_add_epi64(_mm256_mul_epi32(_mm256_cvtepi32_epi64(_mm_abs_epi32(v)), by30), rnd);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(value + j), v);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(filtered + j), low32x4(_mm256_srli_epi64(p, 32)));
+    }
+    if (j < end) row_kernels_c().csf123(src, value, filtered, j, end, rf);
+}
+
+static void cm123(Row3<const int32_t> csf, const Row3<const int32_t> flt[3], Row3<const int32_t> src, int begin, int end,
+                  Lane lane, const Scale123Consts& k, int64_t sums[3]) {
+    const __m256i by15 = _mm256_set1_epi64x(286331153), rnd = _mm256_set1_epi64x(-(int64_t{1} << 31));
+    const __m256i add_cub = _mm256_set1_epi64x(k.add_cub), add_sq = _mm256_set1_epi64x(int64_t{1} << 29);
+    const __m128i scub = _mm_cvtsi32_si128(k.shift_cub);
+    const Factor f[3] = {factor(k.rf[0]), factor(k.rf[1]), factor(k.rf[2])};
+    const __m256i zero = _mm256_setzero_si256();
+    __m256i acc[3] = {zero, zero, zero};
+    int j = begin;
+    for (; j + 4 <= end; j += 4) {
+        __m256i thr = zero;   // exact, 64 bits
+        for (int t = 0; t < 3; ++t) {
+            for (int row = 0; row < 3; ++row) {
+                const int32_t* p = flt[row].p[t] + j;
+                thr = _mm256_add_epi64(thr, _mm256_add_epi64(load4x32(p - 1), load4x32(p + 1)));
+                if (row != 1) thr = _mm256_add_epi64(thr, load4x32(p));
+            }
+            const __m256i c = _mm256_cvtepi32_epi64(_mm_abs_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(csf.p[t] + j))));
+            thr = _mm256_add_epi64(thr, srai64(_mm256_add_epi64(_mm256_mul_epi32(c, by15), rnd), 32));
+        }
+        for (int t = 0; t < 3; ++t) {
+            const __m256i x = times_factor(load4x32(src.p[t] + j), f[t]);
+            __m256i d, sq, p;
+            if (lane == Lane::scalar) {
+                // 32-bit: |x| - thr, both as libvmaf's int32 values.
+                const __m128i d32 = _mm_max_epi32(_mm_sub_epi32(_mm_abs_epi32(low32x4(x)), low32x4(thr)), _mm_setzero_si128());
+                d = _mm256_cvtepi32_epi64(d32);
+                sq = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(d, d), add_sq), 30);
+                p = _mm256_add_epi64(_mm256_mul_epi32(sq, d), add_cub);
+                acc[t] = _mm256_add_epi64(acc[t], srai64(p, k.shift_cub));
+                continue;
+            }
+            // 64-bit lanes: AVX2 negates the low half, AVX-512 the whole value.
+            __m256i ax;
+            if (lane == Lane::avx2) {
+                const __m256i neg = _mm256_cmpgt_epi64(zero, x);
+                ax = _mm256_blendv_epi8(x, _mm256_sub_epi64(zero, _mm256_cvtepi32_epi64(low32x4(x))), neg);
+            } else {
+                ax = abs64(x);
+            }
+            d = _mm256_sub_epi64(ax, thr);
+            d = _mm256_and_si256(d, _mm256_cmpgt_epi64(d, zero));
+            sq = _mm256_add_epi64(_mm256_mul_epi32(d, d), add_sq);
+            sq = lane == Lane::avx2 ? _mm256_srli_epi64(sq, 30) : srai64(sq, 30);
+            p = _mm256_add_epi64(_mm256_mul_epi32(sq, d), add_cub);
+            acc[t] = _mm256_add_epi64(acc[t], lane == Lane::avx2 ? _mm256_srl_epi64(p, scub) : srai64(p, k.shift_cub));
+        }
+    }
+    for (int t = 0; t < 3; ++t)
+        sums[t] = static_cast<int64_t>(static_cast<uint64_t>(sums[t]) + static_cast<uint64_t>(hsum64(acc[t])));
+    if (j < end) row_kernels_c().cm123(csf, flt, src, j, end, lane, k, sums);
+}
+
 }  // namespace
 
 const RowKernels* row_kernels_avx2() {
-    const RowKernels& c = row_kernels_c();
-    static const RowKernels k{dwt0_8, dwt0_16, decouple0, den0, csf0, cm0,
-                              c.dwt123, c.decouple123, c.den123, c.csf123, c.cm123};
+    static const RowKernels k{dwt0_8, dwt0_16, decouple0, den0, csf0, cm0, dwt123, decouple123, den123, csf123, cm123};
     return &k;
 }
 
