@@ -161,9 +161,10 @@ void decouple123(Row3<const int32_t> ref, Row3<const int32_t> dis, Row3<int32_t>
     for (int j = begin; j < end; ++j) {
         const int32_t oh = ref.p[0][j], ov = ref.p[1][j];
         const int32_t th = dis.p[0][j], tv = dis.p[1][j];
-        const int64_t ot = int64_t{oh} * th + int64_t{ov} * tv;
-        const int64_t om = int64_t{oh} * oh + int64_t{ov} * ov;
-        const int64_t tm = int64_t{th} * th + int64_t{tv} * tv;
+        // Two products of 2^62 at most: the sums may wrap (INT32_MIN^2 twice).
+        const int64_t ot = add64(int64_t{oh} * th, int64_t{ov} * tv);
+        const int64_t om = add64(int64_t{oh} * oh, int64_t{ov} * ov);
+        const int64_t tm = add64(int64_t{th} * th, int64_t{tv} * tv);
         const bool angle = angle_within_1deg(ot, om, tm, k.cos_1deg_sq, false);
         for (int t = 0; t < 3; ++t) {
             const int32_t o = ref.p[t][j], u = dis.p[t][j];

@@ -1,13 +1,13 @@
 // ADM benchmark and value dump.
 //
-//   speedqa_adm_bench bench [frames]
-//     ms/frame of one thread, per kernel, on 1080p 10-bit (clip v2 when the
+//   speedqa_adm_bench bench [frames] [dir for the 8-bit frames] [c|avx2] [case name part]
+//     ms/frame of one thread (its CPU time, best of 3 runs), per kernel, on 1080p 10-bit (clip v2 when the
 //     shared test data is there), and on 1080p and 4K 8-bit frames made by
 //     scaling a clip up here.
 //   speedqa_adm_bench dump W H BITDEPTH REF DIS FRAMES DISPATCH ISA [opt=val ...]
 //     every output of every frame of two raw luma-only files, %.17g, one
 //     line a frame (for comparing with other implementations).
-#include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -126,9 +126,15 @@ double ms_per_frame(const Case& c, const CpuTarget& t, int reps) {
     const auto scratch = kernel->make_scratch();
     std::vector<double> raw(static_cast<size_t>(feature->raw_count()));
     const size_t fb = static_cast<size_t>(c.format.width) * c.format.height * c.format.bytes_per_sample();
+    // CPU time of this thread: the machine may be shared with other work.
+    auto cpu_ms = [] {
+        timespec ts;
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+        return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+    };
     double best = 1e300;
     for (int r = 0; r < reps; ++r) {
-        const auto t0 = std::chrono::steady_clock::now();
+        const double t0 = cpu_ms();
         for (int i = 0; i < c.frames; ++i) {
             FrameView v;
             v.index = i;
@@ -137,7 +143,7 @@ double ms_per_frame(const Case& c, const CpuTarget& t, int reps) {
             v.dis = &dp;
             kernel->extract(*scratch, v, raw.data());
         }
-        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        const double ms = cpu_ms() - t0;
         best = std::min(best, ms / c.frames);
     }
     return best;
@@ -145,7 +151,9 @@ double ms_per_frame(const Case& c, const CpuTarget& t, int reps) {
 
 int bench(int argc, char** argv) {
     const int frames = argc > 2 ? std::atoi(argv[2]) : 6;
-    const char* out_dir = argc > 3 ? argv[3] : nullptr;   // where to write the 8-bit frames for other tools
+    const char* out_dir = argc > 3 && argv[3][0] ? argv[3] : nullptr;   // where to write the 8-bit frames for other tools
+    const std::string only = argc > 4 ? argv[4] : "";                   // "c" or "avx2": that kernel alone
+    const std::string which = argc > 5 ? argv[5] : "";                  // only the cases whose name has this
     const auto data = testing::TestData::open(testing::shared_testdata_dir());
     if (!data) {
         std::fprintf(stderr, "the shared test data is absent (SPEEDQA_SHARED_TESTDATA)\n");
@@ -171,9 +179,16 @@ int bench(int argc, char** argv) {
             Case c{name, {w, h, PixelFormat::yuv400, 8}, scale_luma(*v1, ref, frames, w, h), scale_luma(*v1, dis, frames, w, h),
                    frames};
             if (out_dir) {
+                // 4:2:0 files (chroma 128) for tools that want a whole picture.
                 const std::string base = std::string(out_dir) + "/adm_" + std::to_string(w) + "x" + std::to_string(h);
-                std::ofstream(base + "_ref.y", std::ios::binary).write(reinterpret_cast<const char*>(c.ref.data()), c.ref.size());
-                std::ofstream(base + "_dis.y", std::ios::binary).write(reinterpret_cast<const char*>(c.dis.data()), c.dis.size());
+                const std::vector<char> chroma(static_cast<size_t>(w / 2) * (h / 2) * 2, static_cast<char>(128));
+                for (const auto& [suffix, luma] : {std::pair{"_ref.yuv", &c.ref}, std::pair{"_dis.yuv", &c.dis}}) {
+                    std::ofstream out(base + suffix, std::ios::binary);
+                    for (int i = 0; i < frames; ++i) {
+                        out.write(reinterpret_cast<const char*>(luma->data()) + static_cast<size_t>(i) * w * h, static_cast<std::streamsize>(w) * h);
+                        out.write(chroma.data(), static_cast<std::streamsize>(chroma.size()));
+                    }
+                }
             }
             cases.push_back(std::move(c));
         }
@@ -182,11 +197,13 @@ int bench(int argc, char** argv) {
     std::printf("%-26s %-9s %-8s %10s\n", "frames", "dispatch", "kernel", "ms/frame");
     for (const Case& c : cases)
         for (Dispatch d : {Dispatch::avx2, Dispatch::scalar}) {
-            std::vector<Isa> isas{Isa::c};
-            if (flags.avx2) isas.push_back(Isa::avx2);
+            if (c.name.find(which) == std::string::npos) continue;
+            std::vector<Isa> isas;
+            if (only != "avx2") isas.push_back(Isa::c);
+            if (flags.avx2 && only != "c") isas.push_back(Isa::avx2);
             for (Isa isa : isas)
                 std::printf("%-26s %-9s %-8s %10.2f\n", c.name.c_str(), dispatch_name(d), isa == Isa::c ? "c" : "avx2",
-                            ms_per_frame(c, {isa, d}, 2));
+                            ms_per_frame(c, {isa, d}, 3));
         }
     return 0;
 }

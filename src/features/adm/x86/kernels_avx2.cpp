@@ -484,12 +484,30 @@ static void dwt123(const int32_t* const ref[4], const int32_t* const dis[4], int
     }
 }
 
-// libvmaf's angle test in scalar code (its int64 -> float conversions have
-// no AVX2 form).
+// int64 to double, exact for |v| < 2^51 (the usual magic-number trick).
+static inline __m256d exact_pd(__m256i v) {
+    const __m256i magic = _mm256_set1_epi64x(0x4338000000000000);   // 2^52 + 2^51
+    return _mm256_sub_pd(_mm256_castsi256_pd(_mm256_add_epi64(v, magic)), _mm256_set1_pd(6755399441055744.0));
+}
+
+// libvmaf's angle test of 4 elements from their 64-bit sums: (float)v is
+// the exact double rounded once. Past 2^51 the lanes go to scalar code.
+static inline __m256i angle123(__m256i ot, __m256i om, __m256i tm, __m256d c, bool& exact) {
+    const __m256i lim = _mm256_set1_epi64x((int64_t{1} << 51) - 1);
+    const __m256i big = _mm256_or_si256(_mm256_cmpgt_epi64(abs64(ot), lim),
+                                        _mm256_or_si256(_mm256_cmpgt_epi64(om, lim), _mm256_cmpgt_epi64(tm, lim)));
+    const __m256i neg = _mm256_or_si256(_mm256_cmpgt_epi64(_mm256_setzero_si256(), om),
+                                        _mm256_cmpgt_epi64(_mm256_setzero_si256(), tm));   // wrapped sums
+    exact = _mm256_testz_si256(_mm256_or_si256(big, neg), _mm256_or_si256(big, neg));
+    const __m256d m = angle4(_mm256_cvtpd_ps(exact_pd(ot)), _mm256_cvtpd_ps(exact_pd(om)), _mm256_cvtpd_ps(exact_pd(tm)), c, false);
+    return _mm256_castpd_si256(m);
+}
+
+// The same in scalar code, for lanes past 2^51.
 static bool angle_scalar(int32_t oh, int32_t ov, int32_t th, int32_t tv, float c) {
-    const int64_t ot = int64_t{oh} * th + int64_t{ov} * tv;
-    const int64_t om = int64_t{oh} * oh + int64_t{ov} * ov;
-    const int64_t tm = int64_t{th} * th + int64_t{tv} * tv;
+    const int64_t ot = static_cast<int64_t>(static_cast<uint64_t>(int64_t{oh} * th) + static_cast<uint64_t>(int64_t{ov} * tv));
+    const int64_t om = static_cast<int64_t>(static_cast<uint64_t>(int64_t{oh} * oh) + static_cast<uint64_t>(int64_t{ov} * ov));
+    const int64_t tm = static_cast<int64_t>(static_cast<uint64_t>(int64_t{th} * th) + static_cast<uint64_t>(int64_t{tv} * tv));
     const double a = static_cast<double>(static_cast<float>(ot)) / 4096.0;
     if (!(a >= 0.0)) return false;
     const double o = static_cast<double>(static_cast<float>(om)) / 4096.0;
@@ -548,11 +566,21 @@ static void decouple123(Row3<const int32_t> ref, Row3<const int32_t> dis, Row3<i
                         int end, bool round_first, const Scale123Consts& k) {
     const __m256d gain = _mm256_set1_pd(k.gain_limit);
     int j = begin;
+    const __m256d c = _mm256_set1_pd(static_cast<double>(k.cos_1deg_sq));
     for (; j + 4 <= end; j += 4) {
-        alignas(32) int64_t flags[4];
-        for (int q = 0; q < 4; ++q)
-            flags[q] = angle_scalar(ref.p[0][j + q], ref.p[1][j + q], dis.p[0][j + q], dis.p[1][j + q], k.cos_1deg_sq) ? -1 : 0;
-        const __m256i angle = _mm256_load_si256(reinterpret_cast<const __m256i*>(flags));
+        const __m256i oh = load4x32(ref.p[0] + j), ov = load4x32(ref.p[1] + j);
+        const __m256i th = load4x32(dis.p[0] + j), tv = load4x32(dis.p[1] + j);
+        const __m256i ot = _mm256_add_epi64(_mm256_mul_epi32(oh, th), _mm256_mul_epi32(ov, tv));
+        const __m256i om = _mm256_add_epi64(_mm256_mul_epi32(oh, oh), _mm256_mul_epi32(ov, ov));
+        const __m256i tm = _mm256_add_epi64(_mm256_mul_epi32(th, th), _mm256_mul_epi32(tv, tv));
+        bool exact;
+        __m256i angle = angle123(ot, om, tm, c, exact);
+        if (!exact) {
+            alignas(32) int64_t flags[4];
+            for (int q = 0; q < 4; ++q)
+                flags[q] = angle_scalar(ref.p[0][j + q], ref.p[1][j + q], dis.p[0][j + q], dis.p[1][j + q], k.cos_1deg_sq) ? -1 : 0;
+            angle = _mm256_load_si256(reinterpret_cast<const __m256i*>(flags));
+        }
         for (int t = 0; t < 3; ++t)
             decouple123_orient(_mm_loadu_si128(reinterpret_cast<const __m128i*>(ref.p[t] + j)),
                                _mm_loadu_si128(reinterpret_cast<const __m128i*>(dis.p[t] + j)), angle, round_first, k,
