@@ -337,6 +337,8 @@ static inline __m256i cm_terms(__m256i x, __m256i thr_s, __m256i add_sq, int shi
     return _mm256_add_epi64(acc, _mm256_add_epi64(srai64(pe, shift_cub), srai64(po, shift_cub)));
 }
 
+constexpr int kChunk = 256;   // columns of the threshold's column sums kept on the stack
+
 static void cm0(Row3<const int16_t> csf, const Row3<const int16_t> flt[3], Row3<const int16_t> src, int begin, int end,
                 Lane lane, const Scale0Consts& k, int64_t sums[3]) {
     const int sub[3] = {10, 10, 12};
@@ -346,24 +348,39 @@ static void cm0(Row3<const int16_t> csf, const Row3<const int16_t> flt[3], Row3<
                                 _mm256_set1_epi64x(k.add_cub[2])};
     const __m256i by15 = _mm256_set1_epi32(8738), r12 = _mm256_set1_epi32(2048);
     __m256i acc[3] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
+    // The threshold is the 3x3 sum of the three orientations' filtered
+    // values less the middle one, plus the centre terms: column sums first.
+    alignas(32) int32_t col[kChunk + 16], mid[kChunk + 16];
     int j = begin;
-    for (; j + 8 <= end; j += 8) {
-        __m256i thr = _mm256_setzero_si256();
-        for (int t = 0; t < 3; ++t) {
-            for (int row = 0; row < 3; ++row) {
-                const int16_t* f = flt[row].p[t] + j;
-                thr = _mm256_add_epi32(thr, _mm256_add_epi32(load8x16(f - 1), load8x16(f + 1)));
-                if (row != 1) thr = _mm256_add_epi32(thr, load8x16(f));
+    while (j + 8 <= end) {
+        const int n = (end - j) / 8 * 8 < kChunk ? (end - j) / 8 * 8 : kChunk;   // outputs [j, j + n)
+        for (int x = 0; x < n + 2; x += 8) {   // columns j - 1 + x
+            __m256i c = _mm256_setzero_si256(), m = _mm256_setzero_si256();
+            for (int t = 0; t < 3; ++t) {
+                const int o = j - 1 + x;
+                const __m256i fm = load8x16(flt[1].p[t] + o);
+                m = _mm256_add_epi32(m, fm);
+                c = _mm256_add_epi32(c, _mm256_add_epi32(fm, _mm256_add_epi32(load8x16(flt[0].p[t] + o), load8x16(flt[2].p[t] + o))));
             }
-            __m256i c = _mm256_srai_epi32(
-                _mm256_add_epi32(_mm256_mullo_epi32(by15, _mm256_abs_epi32(load8x16(csf.p[t] + j))), r12), 12);
-            if (lane == Lane::scalar) c = trunc16(c);
-            thr = _mm256_add_epi32(thr, c);
+            _mm256_store_si256(reinterpret_cast<__m256i*>(col + x), c);
+            _mm256_store_si256(reinterpret_cast<__m256i*>(mid + x), m);
         }
-        for (int t = 0; t < 3; ++t) {
-            const __m256i x = _mm256_mullo_epi32(load8x16(src.p[t] + j), _mm256_set1_epi32(k.rf[t]));
-            acc[t] = cm_terms(x, _mm256_slli_epi32(thr, sub[t]), add_sq[t], shift_sq[t], add_cub[t], k.shift_cub[t],
-                              lane == Lane::avx2, acc[t]);
+        for (int x = 0; x < n; x += 8, j += 8) {
+            __m256i thr = _mm256_add_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x)),
+                                           _mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x + 2)));
+            thr = _mm256_add_epi32(thr, _mm256_sub_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x + 1)),
+                                                         _mm256_loadu_si256(reinterpret_cast<const __m256i*>(mid + x + 1))));
+            for (int t = 0; t < 3; ++t) {
+                __m256i c = _mm256_srai_epi32(
+                    _mm256_add_epi32(_mm256_mullo_epi32(by15, _mm256_abs_epi32(load8x16(csf.p[t] + j))), r12), 12);
+                if (lane == Lane::scalar) c = trunc16(c);
+                thr = _mm256_add_epi32(thr, c);
+            }
+            for (int t = 0; t < 3; ++t) {
+                const __m256i xv = _mm256_mullo_epi32(load8x16(src.p[t] + j), _mm256_set1_epi32(k.rf[t]));
+                acc[t] = cm_terms(xv, _mm256_slli_epi32(thr, sub[t]), add_sq[t], shift_sq[t], add_cub[t], k.shift_cub[t],
+                                  lane == Lane::avx2, acc[t]);
+            }
         }
     }
     for (int t = 0; t < 3; ++t)
@@ -629,15 +646,31 @@ static void cm123(Row3<const int32_t> csf, const Row3<const int32_t> flt[3], Row
     const Factor f[3] = {factor(k.rf[0]), factor(k.rf[1]), factor(k.rf[2])};
     const __m256i zero = _mm256_setzero_si256();
     __m256i acc[3] = {zero, zero, zero};
+    // Exact (64-bit) column sums of the filtered values, then 3-sums.
+    alignas(32) int64_t col[kChunk + 8], mid[kChunk + 8];
     int j = begin;
-    for (; j + 4 <= end; j += 4) {
-        __m256i thr = zero;   // exact, 64 bits
-        for (int t = 0; t < 3; ++t) {
-            for (int row = 0; row < 3; ++row) {
-                const int32_t* p = flt[row].p[t] + j;
-                thr = _mm256_add_epi64(thr, _mm256_add_epi64(load4x32(p - 1), load4x32(p + 1)));
-                if (row != 1) thr = _mm256_add_epi64(thr, load4x32(p));
+    int x = 0, n = 0;
+    for (; j + 4 <= end; j += 4, x += 4) {
+        if (x == n) {   // the next chunk of column sums
+            n = (end - j) / 4 * 4 < kChunk ? (end - j) / 4 * 4 : kChunk;
+            for (int q = 0; q < n + 2; q += 4) {
+                __m256i cs = zero, ms = zero;
+                for (int t = 0; t < 3; ++t) {
+                    const int o = j - 1 + q;
+                    const __m256i fm = load4x32(flt[1].p[t] + o);
+                    ms = _mm256_add_epi64(ms, fm);
+                    cs = _mm256_add_epi64(cs, _mm256_add_epi64(fm, _mm256_add_epi64(load4x32(flt[0].p[t] + o), load4x32(flt[2].p[t] + o))));
+                }
+                _mm256_store_si256(reinterpret_cast<__m256i*>(col + q), cs);
+                _mm256_store_si256(reinterpret_cast<__m256i*>(mid + q), ms);
             }
+            x = 0;
+        }
+        __m256i thr = _mm256_add_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x)),
+                                       _mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x + 2)));
+        thr = _mm256_add_epi64(thr, _mm256_sub_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x + 1)),
+                                                     _mm256_loadu_si256(reinterpret_cast<const __m256i*>(mid + x + 1))));
+        for (int t = 0; t < 3; ++t) {
             const __m256i c = _mm256_cvtepi32_epi64(_mm_abs_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(csf.p[t] + j))));
             thr = _mm256_add_epi64(thr, srai64(_mm256_add_epi64(_mm256_mul_epi32(c, by15), rnd), 32));
         }
