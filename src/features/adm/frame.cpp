@@ -1,0 +1,424 @@
+// The frame driver: each scale streamed row by row through libvmaf's stages
+// (DWT, decoupling, denominator, CSF, contrast masking), so that the bands
+// of a scale never exist whole: only the band_a feeding the next scale does.
+// The arithmetic is in the row functions (kernels.hpp); here: which rows and
+// columns each stage covers, libvmaf's edge rules and its sums' shifts.
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "features/adm/kernels.hpp"
+
+namespace speedqa::adm {
+namespace {
+
+using namespace exact;
+
+// libvmaf's mirrored filter taps: row/column 2i-1+k of n for output i, with
+// {1, 0, 1, 2} for i = 0 and reflection past the end.
+int tap_index(int i, int k, int n) {
+    if (i == 0) return k == 1 ? 0 : (k == 3 ? 2 : 1);
+    const int v = 2 * i - 1 + k;
+    return v >= n ? 2 * n - v - 1 : v;
+}
+
+constexpr int kPad = 64;   // elements past each row that vector loads may touch
+
+// Rows of one stage kept for the masking's 3x3 neighbourhood.
+template <class T>
+struct Ring {
+    int w = 0;
+    std::vector<T> data;   // 3 rows x 3 orientations
+    void resize(int width) {
+        w = width + kPad;
+        data.assign(static_cast<size_t>(9) * w, 0);
+    }
+    Row3<T> row(int i) {
+        T* base = data.data() + static_cast<size_t>(i % 3) * 3 * w;
+        return {{base, base + w, base + 2 * w}};
+    }
+    Row3<const T> crow(int i) {
+        const Row3<T> r = row(i);
+        return {{r.p[0], r.p[1], r.p[2]}};
+    }
+};
+
+template <class T>
+struct ScaleBuffers {
+    std::vector<T> ref_band, dis_band;   // h, v, d of the current row (3 x w each)
+    Ring<T> r, a;                        // decoupled: restored, additive
+    Ring<T> dlm_csf, dlm_flt;            // CSF of a: the DLM's masker
+    Ring<T> aim_csf, aim_flt;            // CSF of r: the AIM's masker
+    int w = 0;
+    void resize(int width) {
+        w = width + kPad;
+        ref_band.assign(static_cast<size_t>(3) * w, 0);
+        dis_band.assign(static_cast<size_t>(3) * w, 0);
+        for (Ring<T>* g : {&r, &a, &dlm_csf, &dlm_flt, &aim_csf, &aim_flt}) g->resize(width);
+    }
+    Row3<T> ref_row() { return {{ref_band.data(), ref_band.data() + w, ref_band.data() + 2 * w}}; }
+    Row3<T> dis_row() { return {{dis_band.data(), dis_band.data() + w, dis_band.data() + 2 * w}}; }
+};
+
+struct Scratch final : KernelScratch {
+    explicit Scratch(const Plan& plan) {
+        const int W = plan.width;
+        tmp16.assign(static_cast<size_t>(2) * W + 2 * kPad, 0);
+        tmp32.assign(static_cast<size_t>(4) * plan.s[1].in_w + 2 * kPad, 0);
+        s0.resize(plan.s[0].w);
+        s123.resize(plan.s[1].w);
+        a16.assign(static_cast<size_t>(plan.s[0].w) + kPad, 0);
+        const size_t plane = static_cast<size_t>(plan.s[0].w) * plan.s[0].h + kPad;
+        for (auto& p : planes) p.assign(plane, 0);
+    }
+    std::vector<int16_t> tmp16, a16;
+    std::vector<int32_t> tmp32;
+    ScaleBuffers<int16_t> s0;
+    ScaleBuffers<int32_t> s123;
+    // band_a of ref and dis: [0, 1] the input of a scale, [2, 3] its output.
+    std::vector<int32_t> planes[4];
+};
+
+// ----------------------------------------------------- masking edges -----
+
+// The masking threshold of an element in an edge column (0 or w-1): libvmaf
+// mirrors the column before the first and repeats the last. Scalar code.
+template <class T>
+int64_t edge_threshold(Row3<const T> csf, const Row3<const T> flt[3], int w, int j, bool i4) {
+    const int left = j == 0 ? 1 : j - 1, right = j == w - 1 ? w - 1 : j + 1;
+    const int cols[3] = {left, j, right};
+    int64_t sum = 0;
+    for (int theta = 0; theta < 3; ++theta)
+        for (int a = 0; a < 3; ++a)
+            for (int b = 0; b < 3; ++b) {
+                if (a == 1 && b == 1)
+                    sum += i4 ? cm_centre_scale123(static_cast<int32_t>(csf.p[theta][j]))
+                              : int64_t{cm_centre_scale0(static_cast<int16_t>(csf.p[theta][j]), Lane::scalar)};
+                else
+                    sum += flt[a].p[theta][cols[b]];
+            }
+    return sum;
+}
+
+void cm_edge_scale0(const ScalePlan& s, Row3<const int16_t> csf, const Row3<const int16_t> flt[3],
+                    Row3<const int16_t> src, int j, int64_t inner[3]) {
+    const int sub[3] = {10, 10, 12};
+    const int shift_sq[3] = {29, 29, 30};
+    const int64_t add_sq[3] = {1 << 28, 1 << 28, 1 << 29};
+    const int32_t thr = low32(edge_threshold(csf, flt, s.w, j, false));
+    for (int theta = 0; theta < 3; ++theta) {
+        const int32_t x = src.p[theta][j] * s.rf16[theta];
+        const int32_t thr_s = static_cast<int32_t>(static_cast<uint32_t>(thr) << sub[theta]);
+        inner[theta] = add64(inner[theta], cm_term_scale0(x, thr_s, add_sq[theta], shift_sq[theta], s.add_cub[theta],
+                                                          s.shift_cub[theta], Lane::scalar));
+    }
+}
+
+void cm_edge_scale123(const ScalePlan& s, Row3<const int32_t> csf, const Row3<const int32_t> flt[3],
+                      Row3<const int32_t> src, int j, int64_t inner[3]) {
+    const int32_t thr = low32(edge_threshold(csf, flt, s.w, j, true));
+    for (int theta = 0; theta < 3; ++theta) {
+        const int32_t x = low32(cm_x_scale123(src.p[theta][j], s.rf_scalar[theta]));
+        inner[theta] = add64(inner[theta], cm_term_scale123_scalar(x, thr, s.add_cub[theta], s.shift_cub[theta]));
+    }
+}
+
+// ---------------------------------------------------------- the scales ---
+
+// Adds one row's inner sums to the scale's, as libvmaf: rounded and shifted.
+void add_row(int64_t accum[3], const int64_t inner[3], const ScalePlan& s) {
+    for (int t = 0; t < 3; ++t) accum[t] = add64(accum[t], add64(inner[t], s.add_inner) >> s.shift_inner);
+}
+
+float num_scale0(const ScalePlan& s, const int64_t accum[3], float noise_term) {
+    float num = 0;
+    for (int t = 0; t < 3; ++t) {
+        const float f = static_cast<float>(static_cast<double>(accum[t]) / s.num_divisor[t]);
+        num += std::pow(f, 1.0f / 3.0f) + noise_term;
+    }
+    return num;
+}
+
+float num_scale123(const ScalePlan& s, const int64_t accum[3], float noise_term) {
+    float num = 0;
+    for (int t = 0; t < 3; ++t) {
+        const float f = static_cast<float>(accum[t]) / s.num_divisor_f;
+        num += std::pow(f, 1.0f / 3.0f) + noise_term;
+    }
+    return num;
+}
+
+float den_value(const ScalePlan& s, const uint64_t accum[3], float noise_term) {
+    float den = 0;
+    for (int t = 0; t < 3; ++t) {
+        const double csf = static_cast<double>(accum[t] / s.den_divisor) * std::pow(s.factor[t], 3);
+        den += std::pow(static_cast<float>(csf), 1.0f / 3.0f) + noise_term;
+    }
+    return den;
+}
+
+// The rows libvmaf's masking visits, in order.
+template <class F>
+void for_each_cm_row(const ScalePlan& s, F f) {
+    if (s.score.top <= 0) f(0);
+    for (int i = s.start_row; i < s.end_row; ++i) f(i);
+    if (s.score.bottom > s.h - 1) f(s.h - 1);
+}
+
+// One scale after its DWT rows: decoupling, CSF and masking of row i, as
+// soon as the rows they need are there. T: int16_t (scale 0) or int32_t.
+template <class T>
+class ScaleStream {
+public:
+    ScaleStream(const Plan& plan, int scale, const RowKernels& k, ScaleBuffers<T>& b)
+        : p_(plan), s_(plan.s[scale]), scale_(scale), k_(k), b_(b) {}
+
+    // After the DWT of row i (in b.ref_row() / b.dis_row()).
+    void row(int i) {
+        const Region& c = s_.csf;
+        if (i >= c.top && i < c.bottom) {
+            decouple(i);
+            csf(i, b_.a, b_.dlm_csf, b_.dlm_flt);
+            if (!p_.opt.skip_aim) csf(i, b_.r, b_.aim_csf, b_.aim_flt);
+        }
+        if (i >= s_.score.top && i < s_.score.bottom) den(i);
+        if (i >= 1 && visits(i - 1)) mask(i - 1);
+        if (i == s_.h - 1 && visits(i)) mask(i);
+    }
+
+    void finish(ScaleSums& out) {
+        const float noise = p_.den_noise[scale_];
+        out.den[scale_] = den_value(s_, den_, noise);
+        const float zero = std::pow(0.0f, 1.0f / 3.0f);
+        if (scale_ == 0) {
+            out.num[0] = num_scale0(s_, dlm_, noise);
+            if (!p_.opt.skip_aim) out.aim[0] = num_scale0(s_, aim_, zero);
+        } else {
+            out.num[scale_] = num_scale123(s_, dlm_, noise);
+            if (!p_.opt.skip_aim) out.aim[scale_] = num_scale123(s_, aim_, zero);
+        }
+    }
+
+private:
+    bool visits(int i) const {
+        return (i == 0 && s_.score.top <= 0) || (i >= s_.start_row && i < s_.end_row) ||
+               (i == s_.h - 1 && s_.score.bottom > s_.h - 1);
+    }
+
+    void decouple(int i) {
+        const Region& c = s_.csf;
+        const Row3<T> rr = b_.r.row(i), ar = b_.a.row(i);
+        const Row3<const T> ref = cref(b_.ref_row()), dis = cref(b_.dis_row());
+        if constexpr (sizeof(T) == 2) {
+            const Scale0Consts k = consts0();
+            k_.decouple0(ref, dis, rr, ar, c.left, s_.decouple_simd_end, s_.decouple_lane, k);
+            k_.decouple0(ref, dis, rr, ar, s_.decouple_simd_end, c.right, Lane::scalar, k);
+        } else {
+            const Scale123Consts k = consts123(s_.rf_scalar);
+            const bool round_first = s_.decouple_lane == Lane::avx512;
+            k_.decouple123(ref, dis, rr, ar, c.left, s_.decouple_simd_end, round_first, k);
+            k_.decouple123(ref, dis, rr, ar, s_.decouple_simd_end, c.right, false, k);
+        }
+    }
+
+    void csf(int i, Ring<T>& src, Ring<T>& val, Ring<T>& flt) {
+        const Region& c = s_.csf;
+        const Row3<T> sr = src.row(i), vr = val.row(i), fr = flt.row(i);
+        for (int t = 0; t < 3; ++t) {
+            if constexpr (sizeof(T) == 2) {
+                k_.csf0(sr.p[t], vr.p[t], fr.p[t], c.left, s_.csf_simd_end, s_.rf16[t], t, s_.csf_lane);
+                k_.csf0(sr.p[t], vr.p[t], fr.p[t], s_.csf_simd_end, c.right, s_.rf16[t], t, Lane::scalar);
+            } else {
+                const int64_t simd_rf = s_.csf_lane == Lane::scalar ? s_.rf_scalar[t] : s_.rf_simd[t];
+                k_.csf123(sr.p[t], vr.p[t], fr.p[t], c.left, s_.csf_simd_end, simd_rf);
+                k_.csf123(sr.p[t], vr.p[t], fr.p[t], s_.csf_simd_end, c.right, s_.rf_scalar[t]);
+            }
+        }
+    }
+
+    void den(int i) {
+        uint64_t inner[3] = {};
+        const Row3<const T> ref = cref(b_.ref_row());
+        if constexpr (sizeof(T) == 2) {
+            k_.den0(ref, s_.score.left, s_.score.right, inner);
+            for (int t = 0; t < 3; ++t) den_[t] += (inner[t] + s_.den_add_accum) >> s_.den_shift_accum;
+        } else {
+            k_.den123(ref, s_.score.left, s_.score.right, consts123(s_.rf_scalar), inner);
+            for (int t = 0; t < 3; ++t) den_[t] += (inner[t] + s_.den_add_accum) >> s_.den_shift_accum;
+        }
+    }
+
+    // Masking of row i: the DLM (r masked by the CSF of a) and the AIM (a
+    // masked by the CSF of r).
+    void mask(int i) {
+        const int up = i == 0 ? 1 : i - 1, down = i == s_.h - 1 ? s_.h - 1 : i + 1;
+        mask_one(i, up, down, b_.r, b_.dlm_csf, b_.dlm_flt, dlm_);
+        if (!p_.opt.skip_aim) mask_one(i, up, down, b_.a, b_.aim_csf, b_.aim_flt, aim_);
+    }
+
+    void mask_one(int i, int up, int down, Ring<T>& src, Ring<T>& csf, Ring<T>& flt, int64_t accum[3]) {
+        const Row3<const T> f[3] = {flt.crow(up), flt.crow(i), flt.crow(down)};
+        const Row3<const T> c = csf.crow(i), x = src.crow(i);
+        const bool lanes = s_.interior_only && i >= s_.start_row && i < s_.end_row;
+        const int split = lanes ? s_.cm_simd_end : s_.start_col;
+        int64_t inner[3] = {};
+        if constexpr (sizeof(T) == 2) {
+            const Scale0Consts k = consts0();
+            if (s_.score.left <= 0) cm_edge_scale0(s_, c, f, x, 0, inner);
+            k_.cm0(c, f, x, s_.start_col, split, s_.cm_lane, k, inner);
+            k_.cm0(c, f, x, split, s_.end_col, Lane::scalar, k, inner);
+            if (s_.score.right > s_.w - 1) cm_edge_scale0(s_, c, f, x, s_.w - 1, inner);
+        } else {
+            if (s_.score.left <= 0) cm_edge_scale123(s_, c, f, x, 0, inner);
+            if (split > s_.start_col) k_.cm123(c, f, x, s_.start_col, split, s_.cm_lane, consts123(s_.rf_simd), inner);
+            k_.cm123(c, f, x, split, s_.end_col, Lane::scalar, consts123(s_.rf_scalar), inner);
+            if (s_.score.right > s_.w - 1) cm_edge_scale123(s_, c, f, x, s_.w - 1, inner);
+        }
+        add_row(accum, inner, s_);
+    }
+
+    Scale0Consts consts0() const {
+        Scale0Consts k{};
+        k.gain_limit = p_.opt.enhn_gain_limit;
+        k.cos_1deg_sq = p_.cos_1deg_sq;
+        k.div_lookup = p_.div_lookup.data();
+        for (int t = 0; t < 3; ++t) {
+            k.rf[t] = s_.rf16[t];
+            k.shift_cub[t] = s_.shift_cub[t];
+            k.add_cub[t] = s_.add_cub[t];
+        }
+        return k;
+    }
+
+    Scale123Consts consts123(const int64_t* rf) const {
+        Scale123Consts k{};
+        k.gain_limit = p_.opt.enhn_gain_limit;
+        k.cos_1deg_sq = p_.cos_1deg_sq;
+        k.div_lookup = p_.div_lookup.data();
+        for (int t = 0; t < 3; ++t) k.rf[t] = rf[t];
+        k.shift_cub = s_.shift_cub[0];
+        k.add_cub = s_.add_cub[0];
+        const int shift_sq[3] = {31, 30, 31};
+        k.den_shift_sq = scale_ > 0 ? shift_sq[scale_ - 1] : 0;
+        k.den_shift_cub = s_.den_shift_cub;
+        k.den_add_cub = s_.den_add_cub;
+        return k;
+    }
+
+    static Row3<const T> cref(Row3<T> r) { return {{r.p[0], r.p[1], r.p[2]}}; }
+
+    const Plan& p_;
+    const ScalePlan& s_;
+    int scale_;
+    const RowKernels& k_;
+    ScaleBuffers<T>& b_;
+    uint64_t den_[3] = {};
+    int64_t dlm_[3] = {}, aim_[3] = {};
+};
+
+const uint8_t* pixel_row(const Picture& pic, int y) { return pic.plane[0] + static_cast<ptrdiff_t>(y) * pic.stride[0]; }
+
+// The picture's DWT of one output row into band rows (and band_a into `a`).
+void dwt_row_scale0(const Plan& plan, const RowKernels& k, const Picture& pic, int i, Scratch& ws, Row3<int16_t> out,
+                    int32_t* a) {
+    const ScalePlan& s = plan.s[0];
+    const bool low_only = plan.opt.skip_scale0;
+    int16_t* a16 = ws.a16.data();
+    int16_t* tmp = ws.tmp16.data();
+    int rows[4];
+    for (int r = 0; r < 4; ++r) rows[r] = tap_index(i, r, s.in_h);
+    if (plan.bitdepth == 8) {
+        const uint8_t* r[4] = {pixel_row(pic, rows[0]), pixel_row(pic, rows[1]), pixel_row(pic, rows[2]),
+                               pixel_row(pic, rows[3])};
+        k.dwt0_8(r, s.in_w, tmp, a16, out.p[1], out.p[0], out.p[2], low_only);
+    } else {
+        const uint16_t* r[4];
+        for (int q = 0; q < 4; ++q) r[q] = reinterpret_cast<const uint16_t*>(pixel_row(pic, rows[q]));
+        k.dwt0_16(r, s.in_w, plan.bitdepth, tmp, a16, out.p[1], out.p[0], out.p[2], low_only);
+    }
+    // libvmaf's SIMD DWT's last block reads on past the low-pass row into
+    // the high-pass one (they lie one after the other) instead of mirroring.
+    if (s.dwt_overread && !low_only) {
+        const int j = s.w - 1;
+        const int16_t* lo = tmp;
+        const int32_t l0 = lo[2 * j - 1], l1 = lo[2 * j], l2 = lo[2 * j + 1], l3 = lo[2 * j + 2];
+        a16[j] = dwt0_horizontal(kLo, l0, l1, l2, l3);
+        out.p[1][j] = dwt0_horizontal(kHi, l0, l1, l2, l3);
+    }
+    for (int j = 0; j < s.w; ++j) a[j] = a16[j];
+}
+
+void dwt_row_scale123(const Plan& plan, const RowKernels& k, int scale, int i, Scratch& ws, const int32_t* in_ref,
+                      const int32_t* in_dis, Row3<int32_t> ref_out, int32_t* ref_a, Row3<int32_t> dis_out,
+                      int32_t* dis_a) {
+    const ScalePlan& s = plan.s[scale];
+    const int W = s.in_w;
+    const int32_t* rr[4];
+    const int32_t* dr[4];
+    for (int q = 0; q < 4; ++q) {
+        const size_t o = static_cast<size_t>(tap_index(i, q, s.in_h)) * W;
+        rr[q] = in_ref + o;
+        dr[q] = in_dis + o;
+    }
+    int32_t* tmp = ws.tmp32.data();
+    k.dwt123(rr, dr, W, scale, tmp, ref_out, ref_a, dis_out, dis_a);
+    if (s.dwt_overread) {
+        // tmp: low ref, high ref, low dis, high dis, each W wide. Past the
+        // last one lies memory libvmaf never wrote: mirrored taps kept there.
+        const int j = s.w - 1;
+        const int64_t hr = kHRound[scale - 1];
+        const int hs = kHShift[scale - 1];
+        auto at = [&](int t, int q) { return tmp[static_cast<size_t>(t) * W + 2 * j - 1 + q]; };
+        ref_a[j] = dwt_i4(kLo, at(0, 0), at(0, 1), at(0, 2), at(0, 3), hr, hs);
+        ref_out.p[1][j] = dwt_i4(kHi, at(0, 0), at(0, 1), at(0, 2), at(0, 3), hr, hs);
+        ref_out.p[0][j] = dwt_i4(kLo, at(1, 0), at(1, 1), at(1, 2), at(1, 3), hr, hs);
+        ref_out.p[2][j] = dwt_i4(kHi, at(1, 0), at(1, 1), at(1, 2), at(1, 3), hr, hs);
+        dis_a[j] = dwt_i4(kLo, at(2, 0), at(2, 1), at(2, 2), at(2, 3), hr, hs);
+        dis_out.p[1][j] = dwt_i4(kHi, at(2, 0), at(2, 1), at(2, 2), at(2, 3), hr, hs);
+    }
+}
+
+}  // namespace
+
+std::unique_ptr<KernelScratch> make_frame_scratch(const Plan& plan) { return std::make_unique<Scratch>(plan); }
+
+void score_frame(const Plan& plan, const RowKernels& k, KernelScratch& scratch, const Picture& ref,
+                 const Picture& dis, ScaleSums& out) {
+    Scratch& ws = static_cast<Scratch&>(scratch);
+    out = ScaleSums{};
+    int32_t* in_ref = ws.planes[0].data();
+    int32_t* in_dis = ws.planes[1].data();
+    int32_t* out_ref = ws.planes[2].data();
+    int32_t* out_dis = ws.planes[3].data();
+
+    // Scale 0: the picture to band_a (the next scale's input) and, unless
+    // skipped, the scale's sums.
+    {
+        const ScalePlan& s = plan.s[0];
+        ScaleStream<int16_t> stream(plan, 0, k, ws.s0);
+        for (int i = 0; i < s.h; ++i) {
+            dwt_row_scale0(plan, k, ref, i, ws, ws.s0.ref_row(), in_ref + static_cast<size_t>(i) * s.w);
+            dwt_row_scale0(plan, k, dis, i, ws, ws.s0.dis_row(), in_dis + static_cast<size_t>(i) * s.w);
+            if (!plan.opt.skip_scale0) stream.row(i);
+        }
+        if (plan.opt.skip_scale0)
+            out.den[0] = 1e-10f;
+        else
+            stream.finish(out);
+    }
+    for (int scale = 1; scale < 4; ++scale) {
+        const ScalePlan& s = plan.s[scale];
+        ScaleStream<int32_t> stream(plan, scale, k, ws.s123);
+        for (int i = 0; i < s.h; ++i) {
+            const size_t o = static_cast<size_t>(i) * s.w;
+            dwt_row_scale123(plan, k, scale, i, ws, in_ref, in_dis, ws.s123.ref_row(), out_ref + o, ws.s123.dis_row(),
+                             out_dis + o);
+            stream.row(i);
+        }
+        stream.finish(out);
+        std::swap(in_ref, out_ref);
+        std::swap(in_dis, out_dis);
+    }
+}
+
+}  // namespace speedqa::adm

@@ -1,0 +1,101 @@
+// The row functions of integer ADM: a C reference and an AVX2 version of
+// each (a table of function pointers per ISA, as dav1d's), called by one
+// driver (frame.cpp) that streams the picture through all stages row by row.
+//
+// Each function computes a span of columns [begin, end) of one row. Where
+// libvmaf's SIMD kernels evaluate elements differently from its scalar ones,
+// the function takes the Lane of the span: the driver splits each row at the
+// column where libvmaf's vector loop ends (plan.hpp).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "core/feature.hpp"
+#include "features/adm/plan.hpp"
+
+namespace speedqa::adm {
+
+// Per-row parameters of scale 0.
+struct Scale0Consts {
+    double gain_limit;
+    float cos_1deg_sq;
+    const int32_t* div_lookup;
+    int32_t rf[3];          // CSF factor of h, v, d (Q21, Q21, Q23)
+    int shift_cub[3];       // masking: cube shifts of h, v, d
+    int64_t add_cub[3];
+};
+
+// Per-row parameters of scales 1-3.
+struct Scale123Consts {
+    double gain_limit;
+    float cos_1deg_sq;
+    const int32_t* div_lookup;
+    int64_t rf[3];          // CSF factor as the span's lanes read it (Q32)
+    int shift_cub;
+    int64_t add_cub;
+    int den_shift_sq, den_shift_cub;
+    uint64_t den_add_cub;
+};
+
+// Three orientations: h (horizontal edges), v, d.
+template <class T>
+struct Row3 {
+    T* p[3];
+};
+
+struct RowKernels {
+    // --- scale 0 (16-bit coefficients)
+    // One output row of the DWT of rows r[0..3] (mirrored by the caller), all
+    // w = (width + 1) / 2 columns: a, v, h, d; low_only: a alone. tmp holds
+    // 2 * width int16_t: the low then the high vertical pass (libvmaf's order).
+    void (*dwt0_8)(const uint8_t* const r[4], int width, int16_t* tmp, int16_t* a, int16_t* v, int16_t* h, int16_t* d,
+                   bool low_only);
+    void (*dwt0_16)(const uint16_t* const r[4], int width, int bitdepth, int16_t* tmp, int16_t* a, int16_t* v,
+                    int16_t* h, int16_t* d, bool low_only);
+    // Restored (r) and additive (a) parts of the distorted coefficients.
+    void (*decouple0)(Row3<const int16_t> ref, Row3<const int16_t> dis, Row3<int16_t> r, Row3<int16_t> a, int begin,
+                      int end, Lane lane, const Scale0Consts& k);
+    // Adds the sums of |coefficient|^3 of the span to sums[3].
+    void (*den0)(Row3<const int16_t> ref, int begin, int end, uint64_t sums[3]);
+    // CSF: weighted coefficients and their 1/30 copies, one orientation.
+    void (*csf0)(const int16_t* src, int16_t* value, int16_t* filtered, int begin, int end, int32_t rf, int theta,
+                 Lane lane);
+    // Contrast masking of one row's interior columns (1 <= begin, end <= w - 1):
+    // adds each orientation's cubed excess over the masking threshold to
+    // sums[3]. csf: the row's CSF values; flt: the filtered rows above, at
+    // and below (edges already mirrored); src: the coefficients masked.
+    void (*cm0)(Row3<const int16_t> csf, const Row3<const int16_t> flt[3], Row3<const int16_t> src, int begin, int end,
+                Lane lane, const Scale0Consts& k, int64_t sums[3]);
+
+    // --- scales 1-3 (32-bit coefficients)
+    // One output row of the DWT of two images (ref, dis) at once; tmp holds
+    // 4 * width int32_t: low ref, high ref, low dis, high dis.
+    void (*dwt123)(const int32_t* const ref[4], const int32_t* const dis[4], int width, int scale, int32_t* tmp,
+                   Row3<int32_t> ref_out, int32_t* ref_a, Row3<int32_t> dis_out, int32_t* dis_a);
+    void (*decouple123)(Row3<const int32_t> ref, Row3<const int32_t> dis, Row3<int32_t> r, Row3<int32_t> a, int begin,
+                        int end, bool round_first, const Scale123Consts& k);
+    void (*den123)(Row3<const int32_t> ref, int begin, int end, const Scale123Consts& k, uint64_t sums[3]);
+    void (*csf123)(const int32_t* src, int32_t* value, int32_t* filtered, int begin, int end, int64_t rf);
+    void (*cm123)(Row3<const int32_t> csf, const Row3<const int32_t> flt[3], Row3<const int32_t> src, int begin,
+                  int end, Lane lane, const Scale123Consts& k, int64_t sums[3]);
+};
+
+const RowKernels& row_kernels_c();
+// nullptr where the AVX2 versions are not built (non-x86).
+const RowKernels* row_kernels_avx2();
+
+// What libvmaf keeps of each scale: the DLM numerator and denominator and
+// the AIM numerator, as floats.
+struct ScaleSums {
+    float num[4] = {}, den[4] = {}, aim[4] = {};
+};
+
+// Buffers of one worker, sized once by the plan.
+std::unique_ptr<KernelScratch> make_frame_scratch(const Plan& plan);
+// All scales of one frame.
+void score_frame(const Plan& plan, const RowKernels& k, KernelScratch& scratch, const Picture& ref,
+                 const Picture& dis, ScaleSums& out);
+
+}  // namespace speedqa::adm

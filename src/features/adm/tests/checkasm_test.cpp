@@ -1,0 +1,277 @@
+// checkasm style: every AVX2 row function against its C reference, on
+// random and adversarial inputs (the extremes of each range, flat rows,
+// checkerboards, odd and minimal sizes), for each lane kind, with ==.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#include "core/cpu_flags.hpp"
+#include "features/adm/kernels.hpp"
+
+namespace speedqa::adm {
+namespace {
+
+constexpr int kPad = 64;
+constexpr Lane kLanes[3] = {Lane::scalar, Lane::avx2, Lane::avx512};
+
+struct Rng {
+    std::mt19937_64 g{20261130};
+    int64_t in(int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(g); }
+};
+
+// A row of n values of a pattern within [lo, hi].
+template <class T>
+std::vector<T> make_row(Rng& r, int n, int pattern, int64_t lo, int64_t hi) {
+    std::vector<T> v(static_cast<size_t>(n) + kPad);
+    for (int i = 0; i < n + kPad; ++i) {
+        int64_t x;
+        switch (pattern) {
+        case 0: x = r.in(lo, hi); break;                         // uniform
+        case 1: x = (i & 1) ? hi : lo; break;                    // checkerboard of the extremes
+        case 2: x = r.in(0, 1) ? hi : lo; break;                 // random extremes
+        case 3: x = 0; break;                                    // flat zero
+        case 4: x = hi; break;                                   // flat maximum
+        case 5: x = r.in(-300, 300); break;                      // small
+        default: x = r.in(0, 3) == 0 ? r.in(lo, hi) : r.in(-2, 2);   // sparse
+        }
+        v[static_cast<size_t>(i)] = static_cast<T>(std::clamp(x, lo, hi));
+    }
+    return v;
+}
+
+class AdmCheckasm : public ::testing::Test {
+protected:
+    void SetUp() override {
+        if (!detect_cpu_flags().avx2) GTEST_SKIP() << "no AVX2 on this CPU";
+        avx2_ = row_kernels_avx2();
+        ASSERT_NE(avx2_, nullptr);
+        for (int i = 1; i <= 32768; ++i) {
+            div_[32768 + i] = static_cast<int32_t>(1073741824 / i);
+            div_[32768 - i] = -div_[32768 + i];
+        }
+    }
+    ~AdmCheckasm() override {
+        std::printf("[checkasm] %s: %lld cases, %lld values compared\n",
+                    ::testing::UnitTest::GetInstance()->current_test_info()->name(), cases_, values_);
+    }
+    template <class T>
+    void expect_equal(const T* a, const T* b, int begin, int end, const char* what) {
+        for (int j = begin; j < end; ++j) {
+            ++values_;
+            if (a[j] != b[j]) {
+                ADD_FAILURE() << what << " column " << j << ": C " << int64_t{a[j]} << ", AVX2 " << int64_t{b[j]};
+                return;
+            }
+        }
+    }
+    const RowKernels& c_ = row_kernels_c();
+    const RowKernels* avx2_ = nullptr;
+    std::vector<int32_t> div_ = std::vector<int32_t>(65537, 0);
+    long long cases_ = 0, values_ = 0;
+};
+
+const int kWidths[] = {5, 6, 7, 8, 9, 15, 16, 17, 31, 33, 34, 47, 64, 65, 66, 97, 130, 257, 258, 515};
+
+TEST_F(AdmCheckasm, Dwt0) {
+    Rng r;
+    for (int bitdepth : {8, 10, 12, 16})
+        for (int width : kWidths)
+            for (int pattern = 0; pattern < 7; ++pattern)
+                for (bool low_only : {false, true}) {
+                    const int64_t max = (int64_t{1} << bitdepth) - 1;
+                    std::vector<int16_t> out[2][5];
+                    for (auto& o : out)
+                        for (auto& b : o) b.assign(static_cast<size_t>(2 * width + kPad), 0);
+                    std::vector<std::vector<uint16_t>> rows;
+                    for (int q = 0; q < 4; ++q) rows.push_back(make_row<uint16_t>(r, width, pattern, 0, max));
+                    for (int impl = 0; impl < 2; ++impl) {
+                        const RowKernels& k = impl ? *avx2_ : c_;
+                        auto& o = out[impl];
+                        if (bitdepth == 8) {
+                            std::vector<uint8_t> b[4];
+                            const uint8_t* p[4];
+                            for (int q = 0; q < 4; ++q) {
+                                b[q].assign(rows[q].begin(), rows[q].end());
+                                p[q] = b[q].data();
+                            }
+                            k.dwt0_8(p, width, o[4].data(), o[0].data(), o[1].data(), o[2].data(), o[3].data(), low_only);
+                        } else {
+                            const uint16_t* p[4] = {rows[0].data(), rows[1].data(), rows[2].data(), rows[3].data()};
+                            k.dwt0_16(p, width, bitdepth, o[4].data(), o[0].data(), o[1].data(), o[2].data(), o[3].data(),
+                                      low_only);
+                        }
+                    }
+                    ++cases_;
+                    const int w = (width + 1) / 2;
+                    SCOPED_TRACE(testing::Message() << "bitdepth " << bitdepth << " width " << width << " pattern " << pattern);
+                    expect_equal(out[0][0].data(), out[1][0].data(), 0, w, "a");
+                    expect_equal(out[0][4].data(), out[1][4].data(), 0, width, "low pass row");
+                    if (low_only) continue;
+                    expect_equal(out[0][1].data(), out[1][1].data(), 0, w, "v");
+                    expect_equal(out[0][2].data(), out[1][2].data(), 0, w, "h");
+                    expect_equal(out[0][3].data(), out[1][3].data(), 0, w, "d");
+                    expect_equal(out[0][4].data(), out[1][4].data(), 0, 2 * width, "low and high pass rows");
+                }
+}
+
+TEST_F(AdmCheckasm, Scale0Rows) {
+    Rng r;
+    const int32_t rfs[][3] = {{36453, 36453, 49417}, {48227, 48227, 65535}, {1, 1, 1}, {65535, 65535, 65535}};
+    const double gains[] = {100.0, 1.0, 1.5, 2.25, 37.7};
+    for (int n : {1, 7, 8, 9, 16, 17, 40, 63, 200})
+        for (int pattern = 0; pattern < 7; ++pattern)
+            for (Lane lane : kLanes) {
+                const int begin = static_cast<int>(r.in(1, 3)), end = begin + n;
+                std::vector<int16_t> in[6];
+                for (auto& v : in) v = make_row<int16_t>(r, end + 2, pattern, -32768, 32767);
+                if (pattern == 6)   // distorted close to the reference: the gain path
+                    for (int t = 0; t < 3; ++t)
+                        for (size_t j = 0; j < in[t].size(); ++j)
+                            in[3 + t][j] = static_cast<int16_t>(std::clamp<int>(in[t][j] + static_cast<int>(r.in(-3, 3)), -32768, 32767));
+                Scale0Consts k{};
+                k.gain_limit = gains[r.in(0, 4)];
+                k.cos_1deg_sq = 0.99969541f;
+                k.div_lookup = div_.data();
+                const int cub[3] = {static_cast<int>(r.in(1, 8)), static_cast<int>(r.in(1, 8)), static_cast<int>(r.in(1, 9))};
+                for (int t = 0; t < 3; ++t) {
+                    k.rf[t] = rfs[r.in(0, 3)][t];
+                    k.shift_cub[t] = cub[t];
+                    k.add_cub[t] = int64_t{1} << (cub[t] - 1);
+                }
+                const Row3<const int16_t> ref{{in[0].data(), in[1].data(), in[2].data()}};
+                const Row3<const int16_t> dis{{in[3].data(), in[4].data(), in[5].data()}};
+                std::vector<std::vector<int16_t>> out[2];
+                uint64_t den[2][3] = {};
+                int64_t cm[2][3] = {};
+                for (int impl = 0; impl < 2; ++impl) {
+                    const RowKernels& kk = impl ? *avx2_ : c_;
+                    out[impl].assign(6, std::vector<int16_t>(in[0].size(), 0));
+                    auto& o = out[impl];
+                    kk.decouple0(ref, dis, {{o[0].data(), o[1].data(), o[2].data()}}, {{o[3].data(), o[4].data(), o[5].data()}},
+                                 begin, end, lane, k);
+                    kk.den0(ref, begin, end, den[impl]);
+                    // CSF of each orientation, then masking with these rows as all three neighbours.
+                    std::vector<int16_t> val[3], flt[3];
+                    for (int t = 0; t < 3; ++t) {
+                        val[t].assign(in[0].size(), 0);
+                        flt[t].assign(in[0].size(), 0);
+                        kk.csf0(in[3 + t].data(), val[t].data(), flt[t].data(), begin - 1, end + 1, k.rf[t], t, lane);
+                        o.push_back(val[t]);
+                        o.push_back(flt[t]);
+                    }
+                    const Row3<const int16_t> cv{{val[0].data(), val[1].data(), val[2].data()}};
+                    const Row3<const int16_t> fl{{flt[0].data(), flt[1].data(), flt[2].data()}};
+                    const Row3<const int16_t> fl2{{in[1].data(), in[2].data(), in[0].data()}};   // other rows: raw values
+                    const Row3<const int16_t> f3[3] = {fl2, fl, fl};
+                    kk.cm0(cv, f3, ref, begin, end, lane, k, cm[impl]);
+                }
+                ++cases_;
+                SCOPED_TRACE(testing::Message() << "n " << n << " pattern " << pattern << " lane " << static_cast<int>(lane)
+                                                << " gain " << k.gain_limit);
+                for (size_t q = 0; q < out[0].size(); ++q) expect_equal(out[0][q].data(), out[1][q].data(), begin, end, "row");
+                for (int t = 0; t < 3; ++t) {
+                    values_ += 2;
+                    EXPECT_EQ(den[0][t], den[1][t]) << "den " << t;
+                    EXPECT_EQ(cm[0][t], cm[1][t]) << "cm " << t;
+                }
+            }
+}
+
+TEST_F(AdmCheckasm, Dwt123) {
+    Rng r;
+    const int64_t ranges[] = {16384, 1 << 20, 1 << 28, INT32_MAX};
+    for (int scale = 1; scale <= 3; ++scale)
+        for (int width : kWidths)
+            for (int pattern = 0; pattern < 7; ++pattern) {
+                const int64_t lim = ranges[r.in(0, 3)];
+                std::vector<int32_t> rows[8];
+                for (auto& v : rows) v = make_row<int32_t>(r, width, pattern, -lim - (lim == INT32_MAX), lim);
+                const int32_t* ref[4] = {rows[0].data(), rows[1].data(), rows[2].data(), rows[3].data()};
+                const int32_t* dis[4] = {rows[4].data(), rows[5].data(), rows[6].data(), rows[7].data()};
+                std::vector<int32_t> out[2][9];
+                for (int impl = 0; impl < 2; ++impl) {
+                    for (auto& o : out[impl]) o.assign(static_cast<size_t>(4 * width + kPad), 0);
+                    auto& o = out[impl];
+                    (impl ? *avx2_ : c_)
+                        .dwt123(ref, dis, width, scale, o[8].data(), {{o[0].data(), o[1].data(), o[2].data()}}, o[3].data(),
+                                {{o[4].data(), o[5].data(), o[6].data()}}, o[7].data());
+                }
+                ++cases_;
+                SCOPED_TRACE(testing::Message() << "scale " << scale << " width " << width << " pattern " << pattern);
+                const int w = (width + 1) / 2;
+                for (int q = 0; q < 8; ++q) expect_equal(out[0][q].data(), out[1][q].data(), 0, w, "band");
+                expect_equal(out[0][8].data(), out[1][8].data(), 0, 4 * width, "vertical pass rows");
+            }
+}
+
+TEST_F(AdmCheckasm, Scale123Rows) {
+    Rng r;
+    const int64_t ranges[] = {3000, 1 << 20, 1 << 26, INT32_MAX};
+    // Q32 factors as the lanes read them: unsigned (scalar code), wrapped or
+    // saturated past 1.0, and signed (libvmaf's 32-bit multiplies).
+    const int64_t factors[] = {16777216, 181344256, 2693222400, 4191379456, 4294967295, -1601744896, -1, -103587840, 1};
+    for (int n : {1, 3, 4, 5, 8, 13, 40, 300})
+        for (int pattern = 0; pattern < 7; ++pattern)
+            for (Lane lane : kLanes)
+                for (int scale = 1; scale <= 3; ++scale) {
+                    const int64_t lim = ranges[r.in(0, 3)];
+                    const int begin = static_cast<int>(r.in(1, 3)), end = begin + n;
+                    std::vector<int32_t> in[6];
+                    for (auto& v : in) v = make_row<int32_t>(r, end + 2, pattern, -lim - (lim == INT32_MAX), lim);
+                    if (pattern == 6)
+                        for (int t = 0; t < 3; ++t)
+                            for (size_t j = 0; j < in[t].size(); ++j) in[3 + t][j] = in[t][j] / 2 + static_cast<int32_t>(r.in(-3, 3));
+                    Scale123Consts k{};
+                    const double gains[] = {100.0, 1.0, 1.5, 2.25, 37.7};
+                    k.gain_limit = gains[r.in(0, 4)];
+                    k.cos_1deg_sq = 0.99969541f;
+                    k.div_lookup = div_.data();
+                    for (auto& f : k.rf) f = factors[r.in(0, 8)];
+                    if (lane == Lane::scalar)
+                        for (auto& f : k.rf) f = f < 0 ? f + 4294967296 : f;
+                    k.shift_cub = static_cast<int>(r.in(1, 12));
+                    k.add_cub = int64_t{1} << (k.shift_cub - 1);
+                    const int sq[3] = {31, 30, 31};
+                    k.den_shift_sq = sq[scale - 1];
+                    k.den_shift_cub = static_cast<int>(r.in(1, 12));
+                    k.den_add_cub = uint64_t{1} << (k.den_shift_cub - 1);
+                    const Row3<const int32_t> ref{{in[0].data(), in[1].data(), in[2].data()}};
+                    const Row3<const int32_t> dis{{in[3].data(), in[4].data(), in[5].data()}};
+                    std::vector<int32_t> out[2][12];
+                    uint64_t den[2][3] = {};
+                    int64_t cm[2][3] = {};
+                    const bool round_first = r.in(0, 1) == 1;
+                    for (int impl = 0; impl < 2; ++impl) {
+                        const RowKernels& kk = impl ? *avx2_ : c_;
+                        auto& o = out[impl];
+                        for (auto& v : o) v.assign(in[0].size(), 0);
+                        kk.decouple123(ref, dis, {{o[0].data(), o[1].data(), o[2].data()}},
+                                       {{o[3].data(), o[4].data(), o[5].data()}}, begin, end, round_first, k);
+                        kk.den123(ref, begin, end, k, den[impl]);
+                        for (int t = 0; t < 3; ++t)
+                            kk.csf123(in[3 + t].data(), o[6 + t].data(), o[9 + t].data(), begin - 1, end + 1, k.rf[t]);
+                        const Row3<const int32_t> cv{{o[6].data(), o[7].data(), o[8].data()}};
+                        const Row3<const int32_t> fl{{o[9].data(), o[10].data(), o[11].data()}};
+                        const Row3<const int32_t> raw{{in[2].data(), in[0].data(), in[1].data()}};
+                        const Row3<const int32_t> f3[3] = {fl, raw, fl};
+                        kk.cm123(cv, f3, ref, begin, end, lane, k, cm[impl]);
+                    }
+                    ++cases_;
+                    SCOPED_TRACE(testing::Message() << "n " << n << " pattern " << pattern << " lane "
+                                                    << static_cast<int>(lane) << " scale " << scale << " range " << lim);
+                    for (int q = 0; q < 6; ++q) expect_equal(out[0][q].data(), out[1][q].data(), begin, end, "decoupled");
+                    for (int q = 6; q < 12; ++q) expect_equal(out[0][q].data(), out[1][q].data(), begin - 1, end + 1, "csf");
+                    for (int t = 0; t < 3; ++t) {
+                        values_ += 2;
+                        EXPECT_EQ(den[0][t], den[1][t]) << "den " << t;
+                        EXPECT_EQ(cm[0][t], cm[1][t]) << "cm " << t;
+                    }
+                }
+}
+
+}  // namespace
+}  // namespace speedqa::adm

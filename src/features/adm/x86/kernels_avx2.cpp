@@ -1,0 +1,717 @@
+// AVX2 versions of the ADM row functions, equal bit for bit to the C ones
+// (kernels_c.cpp, exact/arith.hpp) for every lane kind. Spans that do not
+// fill a vector and the mirrored edge columns go to the C functions.
+//
+// No std containers, templates or inline functions shared with other files
+// here (see tests/simd_objects_check.sh): everything is static.
+#include <immintrin.h>
+
+#include <cstdint>
+
+#include "features/adm/kernels.hpp"
+
+namespace speedqa::adm {
+namespace {
+
+// ---------------------------------------------------------- helpers ------
+
+static inline __m256i load8x16(const int16_t* p) {   // 8 int16 -> 8 int32
+    return _mm256_cvtepi16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
+static inline __m256i load8x32(const int32_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
+// The low 16 bits of each int32, sign extended (a truncating store).
+static inline __m256i trunc16(__m256i v) { return _mm256_srai_epi32(_mm256_slli_epi32(v, 16), 16); }
+// 8 int32 (each within int16) to 8 int16.
+static inline void store8x16(int16_t* p, __m256i v) {
+    const __m256i packed = _mm256_permute4x64_epi64(_mm256_packs_epi32(v, v), 0x08);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm256_castsi256_si128(packed));
+}
+static inline __m256i sat16(__m256i v) {
+    return _mm256_max_epi32(_mm256_min_epi32(v, _mm256_set1_epi32(32767)), _mm256_set1_epi32(-32768));
+}
+// 64-bit arithmetic shift right (AVX2 has only the logical one).
+static inline __m256i srai64(__m256i v, int s) {
+    const __m256i sign = _mm256_cmpgt_epi64(_mm256_setzero_si256(), v);
+    const __m256i fill = _mm256_andnot_si256(_mm256_srli_epi64(_mm256_set1_epi64x(-1), s), sign);
+    return _mm256_or_si256(_mm256_srli_epi64(v, s), fill);
+}
+static inline int64_t hsum64(__m256i v) {
+    const __m128i s = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    return static_cast<int64_t>(static_cast<uint64_t>(_mm_cvtsi128_si64(s)) +
+                                static_cast<uint64_t>(_mm_extract_epi64(s, 1)));
+}
+
+constexpr int16_t kLo16[4] = {15826, 27411, 7345, -4240};
+constexpr int16_t kHi16[4] = {-4240, -7345, 27411, -15826};
+constexpr int32_t kLoSum = 46342;
+
+// Two int16 coefficients (a, b) repeated in every 32-bit lane, for madd.
+static inline __m256i pair(int16_t a, int16_t b) {
+    return _mm256_set1_epi32(static_cast<int32_t>(static_cast<uint16_t>(a) | (static_cast<uint32_t>(static_cast<uint16_t>(b)) << 16)));
+}
+
+// ------------------------------------------------------------ DWT --------
+
+// Horizontal pass of one tmp row (lo or hi, n wide) into two bands over the
+// interior outputs [1, jend): taps 2j-1 .. 2j+2 need no mirroring there.
+static int dwt0_horizontal(const int16_t* t, int16_t* lo_out, int16_t* hi_out, int jend) {
+    const __m256i l01 = pair(kLo16[0], kLo16[1]), l23 = pair(kLo16[2], kLo16[3]);
+    const __m256i h01 = pair(kHi16[0], kHi16[1]), h23 = pair(kHi16[2], kHi16[3]);
+    const __m256i round = _mm256_set1_epi32(32768);
+    int j = 1;
+    for (; j + 8 <= jend; j += 8) {
+        // 16 int16 from 2j-1 hold the pairs (2j-1, 2j) of 8 outputs; from 2j+1 the pairs (2j+1, 2j+2).
+        const __m256i p0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t + 2 * j - 1));
+        const __m256i p1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t + 2 * j + 1));
+        const __m256i lo = _mm256_srai_epi32(
+            _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(p0, l01), _mm256_madd_epi16(p1, l23)), round), 16);
+        store8x16(lo_out + j, lo);
+        if (hi_out) {
+            const __m256i hi = _mm256_srai_epi32(
+                _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(p0, h01), _mm256_madd_epi16(p1, h23)), round), 16);
+            store8x16(hi_out + j, hi);
+        }
+    }
+    return j;
+}
+
+// One output column with mirrored taps (the C arithmetic).
+static int tap(int j, int k, int n) {
+    if (j == 0) return k == 1 ? 0 : (k == 3 ? 2 : 1);
+    const int v = 2 * j - 1 + k;
+    return v >= n ? 2 * n - v - 1 : v;
+}
+static int16_t dwt0_column(const int16_t* t, int j, int n, const int16_t* f) {
+    uint32_t acc = 0;
+    for (int k = 0; k < 4; ++k) acc += static_cast<uint32_t>(f[k] * t[tap(j, k, n)]);
+    return static_cast<int16_t>(static_cast<uint32_t>(static_cast<int32_t>(acc + 32768u) >> 16));
+}
+
+static void dwt0_horizontal_row(const int16_t* tmp, int width, int16_t* a, int16_t* v, int16_t* h, int16_t* d,
+                                bool low_only) {
+    const int w = (width + 1) / 2;
+    const int16_t* lo = tmp;
+    const int16_t* hi = tmp + width;
+    // Interior: 2j + 2 <= width - 1.
+    const int jend = (width - 3) / 2 + 1 < w ? (width - 3) / 2 + 1 : w;
+    int j = jend > 1 ? dwt0_horizontal(lo, a, low_only ? nullptr : v, jend) : 1;
+    if (!low_only && jend > 1) dwt0_horizontal(hi, h, d, jend);
+    for (int c = 0; c < w; c = (c == 0 ? j : c + 1)) {
+        a[c] = dwt0_column(lo, c, width, kLo16);
+        if (low_only) continue;
+        v[c] = dwt0_column(lo, c, width, kHi16);
+        h[c] = dwt0_column(hi, c, width, kLo16);
+        d[c] = dwt0_column(hi, c, width, kHi16);
+    }
+}
+
+// Vertical pass of 16 columns: s0..s3 the four rows' samples as int16
+// (offset by -32768 for samples above 15 bits), bias the constant that
+// makes up for the offset and the normalisation.
+static inline void dwt0_vertical16(__m256i s0, __m256i s1, __m256i s2, __m256i s3, __m256i lo_bias, __m256i hi_bias,
+                                   int shift, int16_t* lo, int16_t* hi) {
+    const __m256i a01 = _mm256_unpacklo_epi16(s0, s1), b01 = _mm256_unpackhi_epi16(s0, s1);
+    const __m256i a23 = _mm256_unpacklo_epi16(s2, s3), b23 = _mm256_unpackhi_epi16(s2, s3);
+    const __m256i l01 = pair(kLo16[0], kLo16[1]), l23 = pair(kLo16[2], kLo16[3]);
+    const __m256i h01 = pair(kHi16[0], kHi16[1]), h23 = pair(kHi16[2], kHi16[3]);
+    const __m128i sh = _mm_cvtsi32_si128(shift);
+    __m256i la = _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(a01, l01), _mm256_madd_epi16(a23, l23)), lo_bias);
+    __m256i lb = _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(b01, l01), _mm256_madd_epi16(b23, l23)), lo_bias);
+    la = _mm256_sra_epi32(la, sh);
+    lb = _mm256_sra_epi32(lb, sh);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(lo), _mm256_packs_epi32(trunc16(la), trunc16(lb)));
+    if (!hi) return;
+    __m256i ha = _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(a01, h01), _mm256_madd_epi16(a23, h23)), hi_bias);
+    __m256i hb = _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(b01, h01), _mm256_madd_epi16(b23, h23)), hi_bias);
+    ha = _mm256_sra_epi32(ha, sh);
+    hb = _mm256_sra_epi32(hb, sh);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(hi), _mm256_packs_epi32(trunc16(ha), trunc16(hb)));
+}
+
+static void dwt0_8(const uint8_t* const r[4], int width, int16_t* tmp, int16_t* a, int16_t* v, int16_t* h, int16_t* d,
+                   bool low_only) {
+    int16_t* lo = tmp;
+    int16_t* hi = tmp + width;
+    // sum - 46342 * 128 + 128, then >> 8.
+    const __m256i lo_bias = _mm256_set1_epi32(-kLoSum * 128 + 128), hi_bias = _mm256_set1_epi32(128);
+    int x = 0;
+    for (; x + 16 <= width; x += 16) {
+        const __m256i s0 = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r[0] + x)));
+        const __m256i s1 = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r[1] + x)));
+        const __m256i s2 = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r[2] + x)));
+        const __m256i s3 = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r[3] + x)));
+        dwt0_vertical16(s0, s1, s2, s3, lo_bias, hi_bias, 8, lo + x, low_only ? nullptr : hi + x);
+    }
+    for (; x < width; ++x) {
+        const int32_t s0 = r[0][x], s1 = r[1][x], s2 = r[2][x], s3 = r[3][x];
+        const uint32_t l = static_cast<uint32_t>(kLo16[0] * s0 + kLo16[1] * s1 + kLo16[2] * s2 + kLo16[3] * s3);
+        lo[x] = static_cast<int16_t>(static_cast<uint32_t>(static_cast<int32_t>(l - kLoSum * 128u + 128u) >> 8));
+        const uint32_t g = static_cast<uint32_t>(kHi16[0] * s0 + kHi16[1] * s1 + kHi16[2] * s2 + kHi16[3] * s3);
+        hi[x] = static_cast<int16_t>(static_cast<uint32_t>(static_cast<int32_t>(g + 128u) >> 8));
+    }
+    dwt0_horizontal_row(tmp, width, a, v, h, d, low_only);
+}
+
+static void dwt0_16(const uint16_t* const r[4], int width, int bitdepth, int16_t* tmp, int16_t* a, int16_t* v,
+                    int16_t* h, int16_t* d, bool low_only) {
+    int16_t* lo = tmp;
+    int16_t* hi = tmp + width;
+    const uint32_t round = 1u << (bitdepth - 1);
+    // Samples enter madd as s - 32768; 32768 * (sum of taps) puts it back.
+    const uint32_t lo_bias = 32768u * kLoSum - kLoSum * round + round;
+    const uint32_t hi_bias = round;   // the high-pass taps sum to 0
+    const __m256i lb = _mm256_set1_epi32(static_cast<int32_t>(lo_bias)), hb = _mm256_set1_epi32(static_cast<int32_t>(hi_bias));
+    const __m256i off = _mm256_set1_epi16(static_cast<int16_t>(-32768));
+    int x = 0;
+    for (; x + 16 <= width; x += 16) {
+        const __m256i s0 = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(r[0] + x)), off);
+        const __m256i s1 = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(r[1] + x)), off);
+        const __m256i s2 = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(r[2] + x)), off);
+        const __m256i s3 = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(r[3] + x)), off);
+        dwt0_vertical16(s0, s1, s2, s3, lb, hb, bitdepth, lo + x, low_only ? nullptr : hi + x);
+    }
+    for (; x < width; ++x) {
+        const int32_t s0 = r[0][x], s1 = r[1][x], s2 = r[2][x], s3 = r[3][x];
+        const uint32_t l = static_cast<uint32_t>(kLo16[0] * s0) + static_cast<uint32_t>(kLo16[1] * s1) +
+                           static_cast<uint32_t>(kLo16[2] * s2) + static_cast<uint32_t>(kLo16[3] * s3);
+        lo[x] = static_cast<int16_t>(
+            static_cast<uint32_t>(static_cast<int32_t>(l - kLoSum * round + round) >> bitdepth));
+        const uint32_t g = static_cast<uint32_t>(kHi16[0] * s0) + static_cast<uint32_t>(kHi16[1] * s1) +
+                           static_cast<uint32_t>(kHi16[2] * s2) + static_cast<uint32_t>(kHi16[3] * s3);
+        hi[x] = static_cast<int16_t>(static_cast<uint32_t>(static_cast<int32_t>(g + round) >> bitdepth));
+    }
+    dwt0_horizontal_row(tmp, width, a, v, h, d, low_only);
+}
+
+// --------------------------------------------------------- decouple ------
+
+// 8 elements of one orientation: k, rst, and the restored/additive parts.
+static inline void decouple0_orient(__m256i o, __m256i t, __m256i angle, bool simd, const Scale0Consts& k,
+                                    __m256d gain, int16_t* r_out, int16_t* a_out) {
+    const __m256i zero = _mm256_setzero_si256(), q15 = _mm256_set1_epi32(32768);
+    const __m256i div = _mm256_i32gather_epi32(k.div_lookup, _mm256_add_epi32(o, q15), 4);
+    const __m256i r15 = _mm256_set1_epi64x(16384);
+    // (div * t + 16384) >> 15, low 32 bits; even and odd lanes separately.
+    const __m256i pe = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(div, t), r15), 15);
+    const __m256i po = _mm256_srli_epi64(
+        _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(div, 32), _mm256_srli_epi64(t, 32)), r15), 15);
+    __m256i kk = _mm256_blend_epi32(pe, _mm256_slli_epi64(po, 32), 0xAA);
+    kk = _mm256_blendv_epi8(kk, q15, _mm256_cmpeq_epi32(o, zero));
+    kk = _mm256_min_epi32(_mm256_max_epi32(kk, zero), q15);
+    __m256i rst = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(kk, o), _mm256_set1_epi32(16384)), 15);
+    // rst_f = (k / 32768) * (o / 64): its sign is that of o where k > 0.
+    const __m256i kpos = _mm256_cmpgt_epi32(kk, zero);
+    const __m256i pos = _mm256_and_si256(angle, _mm256_and_si256(kpos, _mm256_cmpgt_epi32(o, zero)));
+    const __m256i neg = _mm256_and_si256(angle, _mm256_and_si256(kpos, _mm256_cmpgt_epi32(zero, o)));
+    if (!_mm256_testz_si256(_mm256_or_si256(pos, neg), _mm256_or_si256(pos, neg))) {
+        __m256i bounded;
+        const __m256d g0 = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(rst)), gain);
+        const __m256d g1 = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(rst, 1)), gain);
+        if (simd) {
+            // Rounded to nearest, then bounded by t.
+            const __m256i g = _mm256_setr_m128i(_mm256_cvtpd_epi32(g0), _mm256_cvtpd_epi32(g1));
+            bounded = _mm256_blendv_epi8(_mm256_max_epi32(g, t), _mm256_min_epi32(g, t), pos);
+        } else {
+            // Bounded by t in double, then truncated.
+            const __m256d t0 = _mm256_cvtepi32_pd(_mm256_castsi256_si128(t));
+            const __m256d t1 = _mm256_cvtepi32_pd(_mm256_extracti128_si256(t, 1));
+            const __m256i mn = _mm256_setr_m128i(_mm256_cvttpd_epi32(_mm256_min_pd(g0, t0)),
+                                                 _mm256_cvttpd_epi32(_mm256_min_pd(g1, t1)));
+            const __m256i mx = _mm256_setr_m128i(_mm256_cvttpd_epi32(_mm256_max_pd(g0, t0)),
+                                                 _mm256_cvttpd_epi32(_mm256_max_pd(g1, t1)));
+            bounded = _mm256_blendv_epi8(mx, mn, pos);
+        }
+        rst = _mm256_blendv_epi8(rst, bounded, _mm256_or_si256(pos, neg));
+    }
+    rst = trunc16(rst);
+    store8x16(r_out, rst);
+    store8x16(a_out, trunc16(_mm256_sub_epi32(t, rst)));
+}
+
+// float of a 32-bit sum of two int16 products; scalar code forms it in 64
+// bits, where the only value past int32 is 2^31 (wrapped to INT32_MIN).
+static inline __m256 sum_to_float(__m256i v, bool wrapped) {
+    __m256 f = _mm256_cvtepi32_ps(v);
+    if (!wrapped)
+        f = _mm256_blendv_ps(f, _mm256_set1_ps(2147483648.0f),
+                             _mm256_castsi256_ps(_mm256_cmpeq_epi32(v, _mm256_set1_epi32(INT32_MIN))));
+    return f;
+}
+
+// (a >= 0) && (a * a >= rhs) for 4 lanes in double (a, o, t already / 4096).
+static inline __m256d angle4(__m128 ot, __m128 om, __m128 tm, __m256d c, bool avx512_order) {
+    const __m256d q = _mm256_set1_pd(1.0 / 4096.0);
+    const __m256d a = _mm256_mul_pd(_mm256_cvtps_pd(ot), q);
+    const __m256d o = _mm256_mul_pd(_mm256_cvtps_pd(om), q);
+    const __m256d t = _mm256_mul_pd(_mm256_cvtps_pd(tm), q);
+    const __m256d rhs = avx512_order ? _mm256_mul_pd(_mm256_mul_pd(o, t), c) : _mm256_mul_pd(_mm256_mul_pd(c, o), t);
+    return _mm256_and_pd(_mm256_cmp_pd(a, _mm256_setzero_pd(), _CMP_GE_OQ), _mm256_cmp_pd(_mm256_mul_pd(a, a), rhs, _CMP_GE_OQ));
+}
+
+static void decouple0(Row3<const int16_t> ref, Row3<const int16_t> dis, Row3<int16_t> r, Row3<int16_t> a, int begin,
+                      int end, Lane lane, const Scale0Consts& k) {
+    const bool simd = lane != Lane::scalar;
+    const __m256d c = _mm256_set1_pd(static_cast<double>(k.cos_1deg_sq));
+    const __m256d gain = _mm256_set1_pd(k.gain_limit);
+    int j = begin;
+    for (; j + 8 <= end; j += 8) {
+        const __m256i oh = load8x16(ref.p[0] + j), ov = load8x16(ref.p[1] + j), od = load8x16(ref.p[2] + j);
+        const __m256i th = load8x16(dis.p[0] + j), tv = load8x16(dis.p[1] + j), td = load8x16(dis.p[2] + j);
+        const __m256i ot = _mm256_add_epi32(_mm256_mullo_epi32(oh, th), _mm256_mullo_epi32(ov, tv));
+        const __m256i om = _mm256_add_epi32(_mm256_mullo_epi32(oh, oh), _mm256_mullo_epi32(ov, ov));
+        const __m256i tm = _mm256_add_epi32(_mm256_mullo_epi32(th, th), _mm256_mullo_epi32(tv, tv));
+        const __m256 otf = sum_to_float(ot, simd), omf = sum_to_float(om, simd), tmf = sum_to_float(tm, simd);
+        const bool order = lane == Lane::avx512;
+        const __m256d a0 = angle4(_mm256_castps256_ps128(otf), _mm256_castps256_ps128(omf), _mm256_castps256_ps128(tmf), c, order);
+        const __m256d a1 = angle4(_mm256_extractf128_ps(otf, 1), _mm256_extractf128_ps(omf, 1), _mm256_extractf128_ps(tmf, 1), c, order);
+        // Two times 4 x 64-bit masks to 8 x 32-bit.
+        const __m256i even = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+        const __m256i angle = _mm256_blend_epi32(_mm256_permutevar8x32_epi32(_mm256_castpd_si256(a0), even),
+                                                 _mm256_permutevar8x32_epi32(_mm256_castpd_si256(a1), even), 0xF0);
+        decouple0_orient(oh, th, angle, simd, k, gain, r.p[0] + j, a.p[0] + j);
+        decouple0_orient(ov, tv, angle, simd, k, gain, r.p[1] + j, a.p[1] + j);
+        decouple0_orient(od, td, angle, simd, k, gain, r.p[2] + j, a.p[2] + j);
+    }
+    if (j < end) row_kernels_c().decouple0(ref, dis, r, a, j, end, lane, k);
+}
+
+// ------------------------------------------------------- denominator -----
+
+static void den0(Row3<const int16_t> ref, int begin, int end, uint64_t sums[3]) {
+    int j = begin;
+    for (int t = 0; t < 3; ++t) {
+        __m256i acc = _mm256_setzero_si256();
+        for (j = begin; j + 8 <= end; j += 8) {
+            const __m256i m = _mm256_abs_epi32(load8x16(ref.p[t] + j));   // <= 2^15
+            const __m256i sq = _mm256_mullo_epi32(m, m);                    // <= 2^30
+            acc = _mm256_add_epi64(acc, _mm256_mul_epu32(sq, m));
+            acc = _mm256_add_epi64(acc, _mm256_mul_epu32(_mm256_srli_epi64(sq, 32), _mm256_srli_epi64(m, 32)));
+        }
+        sums[t] += static_cast<uint64_t>(hsum64(acc));
+    }
+    if (j < end) row_kernels_c().den0(ref, j, end, sums);
+}
+
+// ---------------------------------------------------------------- CSF ----
+
+static void csf0(const int16_t* src, int16_t* value, int16_t* filtered, int begin, int end, int32_t rf, int theta,
+                 Lane lane) {
+    const int shift = theta == 2 ? 17 : 15;
+    const __m256i round = _mm256_set1_epi32(theta == 2 ? 65535 : 16384);
+    const __m256i f = _mm256_set1_epi32(rf);
+    const __m256i by30 = _mm256_set1_epi32(4369), r12 = _mm256_set1_epi32(2048);
+    const __m128i sh = _mm_cvtsi32_si128(shift);
+    int j = begin;
+    for (; j + 8 <= end; j += 8) {
+        const __m256i d = _mm256_sra_epi32(_mm256_add_epi32(_mm256_mullo_epi32(load8x16(src + j), f), round), sh);
+        __m256i v, fl;
+        if (lane == Lane::scalar) {
+            v = trunc16(d);
+            fl = trunc16(_mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(by30, _mm256_abs_epi32(v)), r12), 12));
+        } else {
+            const __m256i f32 = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(by30, _mm256_abs_epi32(d)), r12), 12);
+            v = lane == Lane::avx2 ? sat16(d) : trunc16(d);
+            fl = lane == Lane::avx2 ? sat16(f32) : trunc16(f32);
+        }
+        store8x16(value + j, v);
+        store8x16(filtered + j, fl);
+    }
+    if (j < end) row_kernels_c().csf0(src, value, filtered, j, end, rf, theta, lane);
+}
+
+// ---------------------------------------------------------------- CM -----
+
+// Cubed excess of 8 elements (x: coefficient * factor, thr << sub) added to
+// acc (4 x int64): libvmaf's two rounding shifts, the second logical in its
+// AVX2 lanes and arithmetic elsewhere.
+static inline __m256i cm_terms(__m256i x, __m256i thr_s, __m256i add_sq, int shift_sq, __m256i add_cub, int shift_cub,
+                               bool logical, __m256i acc) {
+    const __m256i d = _mm256_max_epi32(_mm256_sub_epi32(_mm256_abs_epi32(x), thr_s), _mm256_setzero_si256());
+    const __m256i dodd = _mm256_srli_epi64(d, 32);
+    const __m256i sqe = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(d, d), add_sq), shift_sq);
+    const __m256i sqo = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(dodd, dodd), add_sq), shift_sq);
+    const __m256i pe = _mm256_add_epi64(_mm256_mul_epi32(sqe, d), add_cub);
+    const __m256i po = _mm256_add_epi64(_mm256_mul_epi32(sqo, dodd), add_cub);
+    if (logical)
+        return _mm256_add_epi64(acc, _mm256_add_epi64(_mm256_srli_epi64(pe, shift_cub), _mm256_srli_epi64(po, shift_cub)));
+    return _mm256_add_epi64(acc, _mm256_add_epi64(srai64(pe, shift_cub), srai64(po, shift_cub)));
+}
+
+constexpr int kChunk = 256;   // columns of the threshold's column sums kept on the stack
+
+static void cm0(Row3<const int16_t> csf, const Row3<const int16_t> flt[3], Row3<const int16_t> src, int begin, int end,
+                Lane lane, const Scale0Consts& k, int64_t sums[3]) {
+    const int sub[3] = {10, 10, 12};
+    const int shift_sq[3] = {29, 29, 30};
+    const __m256i add_sq[3] = {_mm256_set1_epi64x(1 << 28), _mm256_set1_epi64x(1 << 28), _mm256_set1_epi64x(1 << 29)};
+    const __m256i add_cub[3] = {_mm256_set1_epi64x(k.add_cub[0]), _mm256_set1_epi64x(k.add_cub[1]),
+                                _mm256_set1_epi64x(k.add_cub[2])};
+    const __m256i by15 = _mm256_set1_epi32(8738), r12 = _mm256_set1_epi32(2048);
+    __m256i acc[3] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
+    // The threshold is the 3x3 sum of the three orientations' filtered
+    // values less the middle one, plus the centre terms: column sums first.
+    alignas(32) int32_t col[kChunk + 16], mid[kChunk + 16];
+    int j = begin;
+    while (j + 8 <= end) {
+        const int n = (end - j) / 8 * 8 < kChunk ? (end - j) / 8 * 8 : kChunk;   // outputs [j, j + n)
+        for (int x = 0; x < n + 2; x += 8) {   // columns j - 1 + x
+            __m256i c = _mm256_setzero_si256(), m = _mm256_setzero_si256();
+            for (int t = 0; t < 3; ++t) {
+                const int o = j - 1 + x;
+                const __m256i fm = load8x16(flt[1].p[t] + o);
+                m = _mm256_add_epi32(m, fm);
+                c = _mm256_add_epi32(c, _mm256_add_epi32(fm, _mm256_add_epi32(load8x16(flt[0].p[t] + o), load8x16(flt[2].p[t] + o))));
+            }
+            _mm256_store_si256(reinterpret_cast<__m256i*>(col + x), c);
+            _mm256_store_si256(reinterpret_cast<__m256i*>(mid + x), m);
+        }
+        for (int x = 0; x < n; x += 8, j += 8) {
+            __m256i thr = _mm256_add_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x)),
+                                           _mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x + 2)));
+            thr = _mm256_add_epi32(thr, _mm256_sub_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x + 1)),
+                                                         _mm256_loadu_si256(reinterpret_cast<const __m256i*>(mid + x + 1))));
+            for (int t = 0; t < 3; ++t) {
+                __m256i c = _mm256_srai_epi32(
+                    _mm256_add_epi32(_mm256_mullo_epi32(by15, _mm256_abs_epi32(load8x16(csf.p[t] + j))), r12), 12);
+                if (lane == Lane::scalar) c = trunc16(c);
+                thr = _mm256_add_epi32(thr, c);
+            }
+            for (int t = 0; t < 3; ++t) {
+                const __m256i xv = _mm256_mullo_epi32(load8x16(src.p[t] + j), _mm256_set1_epi32(k.rf[t]));
+                acc[t] = cm_terms(xv, _mm256_slli_epi32(thr, sub[t]), add_sq[t], shift_sq[t], add_cub[t], k.shift_cub[t],
+                                  lane == Lane::avx2, acc[t]);
+            }
+        }
+    }
+    for (int t = 0; t < 3; ++t)
+        sums[t] = static_cast<int64_t>(static_cast<uint64_t>(sums[t]) + static_cast<uint64_t>(hsum64(acc[t])));
+    if (j < end) row_kernels_c().cm0(csf, flt, src, j, end, lane, k, sums);
+}
+
+// ------------------------------------------------------- scales 1-3 -----
+
+static inline __m256i abs64(__m256i v) {
+    const __m256i sign = _mm256_cmpgt_epi64(_mm256_setzero_si256(), v);
+    return _mm256_sub_epi64(_mm256_xor_si256(v, sign), sign);
+}
+// 4 int64 lanes to 4 int32 (their low halves).
+static inline __m128i low32x4(__m256i v) {
+    return _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
+}
+static inline __m256i load4x32(const int32_t* p) {
+    return _mm256_cvtepi32_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
+
+// A Q32 factor read by a span: its magnitude (below 2^32) and sign.
+struct Factor {
+    __m256i mag, sign;
+};
+static inline Factor factor(int64_t rf) {
+    const int64_t mag = rf < 0 ? -rf : rf;
+    return {_mm256_set1_epi64x(mag), _mm256_set1_epi64x(rf < 0 ? -1 : 0)};
+}
+// (s * rf + 2^27) >> 28 for 4 int32 s in int64 lanes; |s| * |rf| < 2^63.
+static inline __m256i times_factor(__m256i s64, Factor f) {
+    const __m256i sign = _mm256_xor_si256(_mm256_cmpgt_epi64(_mm256_setzero_si256(), s64), f.sign);
+    __m256i p = _mm256_mul_epu32(abs64(s64), f.mag);
+    p = _mm256_sub_epi64(_mm256_xor_si256(p, sign), sign);
+    return srai64(_mm256_add_epi64(p, _mm256_set1_epi64x(int64_t{1} << 27)), 28);
+}
+
+// One DWT column with mirrored taps, 64-bit (the C arithmetic).
+static int32_t dwt_i4_column(const int32_t* t, int j, int n, const int16_t* f, int64_t round, int shift) {
+    int64_t acc = 0;
+    for (int k = 0; k < 4; ++k) acc += int64_t{f[k]} * t[tap(j, k, n)];
+    return static_cast<int32_t>(static_cast<uint64_t>((acc + round) >> shift));
+}
+
+// sum f[k] * s_k of 8 int32 columns, + round, >> shift, low 32 bits.
+static inline __m256i dwt_i4_8(const __m256i s[4], const int16_t* f, __m256i round, int shift) {
+    __m256i even = round, odd = round;
+    for (int k = 0; k < 4; ++k) {
+        const __m256i c = _mm256_set1_epi64x(f[k]);
+        even = _mm256_add_epi64(even, _mm256_mul_epi32(s[k], c));
+        odd = _mm256_add_epi64(odd, _mm256_mul_epi32(_mm256_srli_epi64(s[k], 32), c));
+    }
+    const __m128i sh = _mm_cvtsi32_si128(shift);
+    // Bits shift .. shift+31 are the same for a logical shift (shift <= 16).
+    return _mm256_blend_epi32(_mm256_srl_epi64(even, sh), _mm256_sll_epi64(_mm256_srl_epi64(odd, sh), _mm_cvtsi32_si128(32)),
+                              0xAA);
+}
+
+static void dwt123(const int32_t* const ref[4], const int32_t* const dis[4], int width, int scale, int32_t* tmp,
+                   Row3<int32_t> ref_out, int32_t* ref_a, Row3<int32_t> dis_out, int32_t* dis_a) {
+    const int64_t vr = scale == 1 ? 0 : 32768, hr = scale == 2 ? 32768 : 16384;
+    const int vs = scale == 1 ? 0 : 16, hs = scale == 2 ? 16 : 15;
+    const __m256i vround = _mm256_set1_epi64x(vr);
+    const int32_t* const* in[2] = {ref, dis};
+    for (int img = 0; img < 2; ++img) {
+        int32_t* lo = tmp + static_cast<size_t>(2 * img) * width;
+        int32_t* hi = lo + width;
+        const int32_t* const* r = in[img];
+        int x = 0;
+        for (; x + 8 <= width; x += 8) {
+            const __m256i s[4] = {load8x32(r[0] + x), load8x32(r[1] + x), load8x32(r[2] + x), load8x32(r[3] + x)};
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(lo + x), dwt_i4_8(s, kLo16, vround, vs));
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(hi + x), dwt_i4_8(s, kHi16, vround, vs));
+        }
+        for (; x < width; ++x) {
+            int64_t l = vr, g = vr;
+            for (int k = 0; k < 4; ++k) {
+                l += int64_t{kLo16[k]} * r[k][x];
+                g += int64_t{kHi16[k]} * r[k][x];
+            }
+            lo[x] = static_cast<int32_t>(static_cast<uint64_t>(l >> vs));
+            hi[x] = static_cast<int32_t>(static_cast<uint64_t>(g >> vs));
+        }
+    }
+    const int w = (width + 1) / 2;
+    const int jend = (width - 3) / 2 + 1 < w ? (width - 3) / 2 + 1 : w;   // interior: 2j + 2 <= width - 1
+    const __m256i hround = _mm256_set1_epi64x(hr);
+    const __m128i hsh = _mm_cvtsi32_si128(hs);
+    Row3<int32_t> outs[2] = {ref_out, dis_out};
+    int32_t* as[2] = {ref_a, dis_a};
+    for (int img = 0; img < 2; ++img) {
+        const int32_t* lo = tmp + static_cast<size_t>(2 * img) * width;
+        const int32_t* hi = lo + width;
+        int32_t* dst[4] = {as[img], outs[img].p[1], outs[img].p[0], outs[img].p[2]};   // a, v, h, d
+        int j = 1;
+        for (; j + 4 <= jend; j += 4) {
+            for (int src = 0; src < 2; ++src) {
+                const int32_t* t = src == 0 ? lo : hi;
+                // Even lanes of the 8 from 2j-1: taps 0 of outputs j..j+3; odd lanes: taps 1.
+                const __m256i p0 = load8x32(t + 2 * j - 1), p1 = load8x32(t + 2 * j + 1);
+                const __m256i q0 = _mm256_srli_epi64(p0, 32), q1 = _mm256_srli_epi64(p1, 32);
+                for (int hp = 0; hp < 2; ++hp) {
+                    const int16_t* f = hp ? kHi16 : kLo16;
+                    __m256i acc = _mm256_add_epi64(hround, _mm256_mul_epi32(p0, _mm256_set1_epi64x(f[0])));
+                    acc = _mm256_add_epi64(acc, _mm256_mul_epi32(q0, _mm256_set1_epi64x(f[1])));
+                    acc = _mm256_add_epi64(acc, _mm256_mul_epi32(p1, _mm256_set1_epi64x(f[2])));
+                    acc = _mm256_add_epi64(acc, _mm256_mul_epi32(q1, _mm256_set1_epi64x(f[3])));
+                    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst[2 * src + hp] + j), low32x4(_mm256_srl_epi64(acc, hsh)));
+                }
+            }
+        }
+        for (int c = 0; c < w; c = (c == 0 ? j : c + 1)) {
+            dst[0][c] = dwt_i4_column(lo, c, width, kLo16, hr, hs);
+            dst[1][c] = dwt_i4_column(lo, c, width, kHi16, hr, hs);
+            dst[2][c] = dwt_i4_column(hi, c, width, kLo16, hr, hs);
+            dst[3][c] = dwt_i4_column(hi, c, width, kHi16, hr, hs);
+        }
+    }
+}
+
+// int64 to double, exact for |v| < 2^51 (the usual magic-number trick).
+static inline __m256d exact_pd(__m256i v) {
+    const __m256i magic = _mm256_set1_epi64x(0x4338000000000000);   // 2^52 + 2^51
+    return _mm256_sub_pd(_mm256_castsi256_pd(_mm256_add_epi64(v, magic)), _mm256_set1_pd(6755399441055744.0));
+}
+
+// libvmaf's angle test of 4 elements from their 64-bit sums: (float)v is
+// the exact double rounded once. Past 2^51 the lanes go to scalar code.
+static inline __m256i angle123(__m256i ot, __m256i om, __m256i tm, __m256d c, bool& exact) {
+    const __m256i lim = _mm256_set1_epi64x((int64_t{1} << 51) - 1);
+    const __m256i big = _mm256_or_si256(_mm256_cmpgt_epi64(abs64(ot), lim),
+                                        _mm256_or_si256(_mm256_cmpgt_epi64(om, lim), _mm256_cmpgt_epi64(tm, lim)));
+    const __m256i neg = _mm256_or_si256(_mm256_cmpgt_epi64(_mm256_setzero_si256(), om),
+                                        _mm256_cmpgt_epi64(_mm256_setzero_si256(), tm));   // wrapped sums
+    exact = _mm256_testz_si256(_mm256_or_si256(big, neg), _mm256_or_si256(big, neg));
+    const __m256d m = angle4(_mm256_cvtpd_ps(exact_pd(ot)), _mm256_cvtpd_ps(exact_pd(om)), _mm256_cvtpd_ps(exact_pd(tm)), c, false);
+    return _mm256_castpd_si256(m);
+}
+
+// The same in scalar code, for lanes past 2^51.
+static bool angle_scalar(int32_t oh, int32_t ov, int32_t th, int32_t tv, float c) {
+    const int64_t ot = static_cast<int64_t>(static_cast<uint64_t>(int64_t{oh} * th) + static_cast<uint64_t>(int64_t{ov} * tv));
+    const int64_t om = static_cast<int64_t>(static_cast<uint64_t>(int64_t{oh} * oh) + static_cast<uint64_t>(int64_t{ov} * ov));
+    const int64_t tm = static_cast<int64_t>(static_cast<uint64_t>(int64_t{th} * th) + static_cast<uint64_t>(int64_t{tv} * tv));
+    const double a = static_cast<double>(static_cast<float>(ot)) / 4096.0;
+    if (!(a >= 0.0)) return false;
+    const double o = static_cast<double>(static_cast<float>(om)) / 4096.0;
+    const double t = static_cast<double>(static_cast<float>(tm)) / 4096.0;
+    return a * a >= (static_cast<double>(c) * o) * t;
+}
+
+// 4 elements of one orientation at scales 1-3.
+static inline void decouple123_orient(__m128i o32, __m128i t32, __m256i angle, bool round_first,
+                                      const Scale123Consts& k, __m256d gain, int32_t* r_out, int32_t* a_out) {
+    const __m256i zero = _mm256_setzero_si256();
+    const __m256i o = _mm256_cvtepi32_epi64(o32), t = _mm256_cvtepi32_epi64(t32);
+    const __m256i mag = _mm256_cvtepu32_epi64(_mm_abs_epi32(o32));   // |INT32_MIN| = 2^31
+    // floor(log2(mag)) from the exponent of the (exact) double of mag.
+    // (INT32_MIN converts to -2^31: the sign bit is masked off.)
+    const __m256i e = _mm256_sub_epi64(
+        _mm256_and_si256(_mm256_srli_epi64(_mm256_castpd_si256(_mm256_cvtepi32_pd(_mm_abs_epi32(o32))), 52),
+                         _mm256_set1_epi64x(0x7FF)),
+        _mm256_set1_epi64x(1023));
+    const __m256i big = _mm256_cmpgt_epi64(mag, _mm256_set1_epi64x(32767));
+    // libvmaf reduces |o| >= 2^15 to its 15 leading bits, rounded.
+    const __m256i shift = _mm256_and_si256(big, _mm256_sub_epi64(e, _mm256_set1_epi64x(14)));
+    const __m256i half = _mm256_srli_epi64(_mm256_sllv_epi64(_mm256_set1_epi64x(1), shift), 1);
+    const __m256i idx = _mm256_blendv_epi8(mag, _mm256_srlv_epi64(_mm256_add_epi64(mag, half), shift), big);
+    const __m256i div = _mm256_cvtepi32_epi64(_mm_i32gather_epi32(k.div_lookup + 32768, low32x4(idx), 4));
+    __m256i prod = _mm256_mul_epi32(div, t);
+    const __m256i oneg = _mm256_cmpgt_epi64(zero, o);
+    prod = _mm256_sub_epi64(_mm256_xor_si256(prod, oneg), oneg);
+    // 1 << (14 + shift) as a 32-bit int: 1 << 31 is INT32_MIN.
+    const __m256i round = _mm256_cvtepi32_epi64(low32x4(_mm256_sllv_epi64(_mm256_set1_epi64x(1), _mm256_add_epi64(shift, _mm256_set1_epi64x(14)))));
+    const __m256i v = _mm256_add_epi64(prod, round);
+    const __m256i q15 = _mm256_set1_epi64x(32768);
+    __m256i kk = _mm256_srlv_epi64(v, _mm256_add_epi64(shift, _mm256_set1_epi64x(15)));
+    kk = _mm256_blendv_epi8(kk, q15, _mm256_cmpgt_epi64(kk, q15));
+    kk = _mm256_andnot_si256(_mm256_cmpgt_epi64(zero, v), kk);          // negative: 0
+    kk = _mm256_blendv_epi8(kk, q15, _mm256_cmpeq_epi64(o, zero));
+    const __m256i rst64 = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(kk, o), _mm256_set1_epi64x(16384)), 15);
+    __m128i rst = low32x4(rst64);
+    const __m256i kpos = _mm256_cmpgt_epi64(kk, zero);
+    const __m256i pos = _mm256_and_si256(angle, _mm256_and_si256(kpos, _mm256_cmpgt_epi64(o, zero)));
+    const __m256i neg = _mm256_and_si256(angle, _mm256_and_si256(kpos, oneg));
+    const __m256i any = _mm256_or_si256(pos, neg);
+    if (!_mm256_testz_si256(any, any)) {
+        __m256d g = _mm256_mul_pd(_mm256_cvtepi32_pd(rst), gain);
+        if (round_first) g = _mm256_round_pd(g, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        const __m256d td = _mm256_cvtepi32_pd(t32);
+        const __m128i mn = _mm256_cvttpd_epi32(_mm256_min_pd(g, td)), mx = _mm256_cvttpd_epi32(_mm256_max_pd(g, td));
+        const __m128i p32 = low32x4(pos), a32 = low32x4(any);
+        rst = _mm_blendv_epi8(rst, _mm_blendv_epi8(mx, mn, p32), a32);
+    }
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(r_out), rst);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(a_out), _mm_sub_epi32(t32, rst));
+}
+
+static void decouple123(Row3<const int32_t> ref, Row3<const int32_t> dis, Row3<int32_t> r, Row3<int32_t> a, int begin,
+                        int end, bool round_first, const Scale123Consts& k) {
+    const __m256d gain = _mm256_set1_pd(k.gain_limit);
+    int j = begin;
+    const __m256d c = _mm256_set1_pd(static_cast<double>(k.cos_1deg_sq));
+    for (; j + 4 <= end; j += 4) {
+        const __m256i oh = load4x32(ref.p[0] + j), ov = load4x32(ref.p[1] + j);
+        const __m256i th = load4x32(dis.p[0] + j), tv = load4x32(dis.p[1] + j);
+        const __m256i ot = _mm256_add_epi64(_mm256_mul_epi32(oh, th), _mm256_mul_epi32(ov, tv));
+        const __m256i om = _mm256_add_epi64(_mm256_mul_epi32(oh, oh), _mm256_mul_epi32(ov, ov));
+        const __m256i tm = _mm256_add_epi64(_mm256_mul_epi32(th, th), _mm256_mul_epi32(tv, tv));
+        bool exact;
+        __m256i angle = angle123(ot, om, tm, c, exact);
+        if (!exact) {
+            alignas(32) int64_t flags[4];
+            for (int q = 0; q < 4; ++q)
+                flags[q] = angle_scalar(ref.p[0][j + q], ref.p[1][j + q], dis.p[0][j + q], dis.p[1][j + q], k.cos_1deg_sq) ? -1 : 0;
+            angle = _mm256_load_si256(reinterpret_cast<const __m256i*>(flags));
+        }
+        for (int t = 0; t < 3; ++t)
+            decouple123_orient(_mm_loadu_si128(reinterpret_cast<const __m128i*>(ref.p[t] + j)),
+                               _mm_loadu_si128(reinterpret_cast<const __m128i*>(dis.p[t] + j)), angle, round_first, k,
+                               gain, r.p[t] + j, a.p[t] + j);
+    }
+    if (j < end) row_kernels_c().decouple123(ref, dis, r, a, j, end, round_first, k);
+}
+
+static void den123(Row3<const int32_t> ref, int begin, int end, const Scale123Consts& k, uint64_t sums[3]) {
+    const __m256i add_sq = _mm256_set1_epi64x(int64_t{1} << k.den_shift_sq);
+    const __m256i add_cub = _mm256_set1_epi64x(static_cast<int64_t>(k.den_add_cub));
+    const __m128i ssq = _mm_cvtsi32_si128(k.den_shift_sq), scub = _mm_cvtsi32_si128(k.den_shift_cub);
+    int j = begin;
+    for (int t = 0; t < 3; ++t) {
+        __m256i acc = _mm256_setzero_si256();
+        for (j = begin; j + 4 <= end; j += 4) {
+            const __m256i m = _mm256_cvtepu32_epi64(_mm_abs_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(ref.p[t] + j))));
+            const __m256i q = _mm256_srl_epi64(_mm256_add_epi64(_mm256_mul_epu32(m, m), add_sq), ssq);   // < 2^33
+            const __m256i p = _mm256_add_epi64(_mm256_mul_epu32(q, m), _mm256_slli_epi64(_mm256_mul_epu32(_mm256_srli_epi64(q, 32), m), 32));
+            acc = _mm256_add_epi64(acc, _mm256_srl_epi64(_mm256_add_epi64(p, add_cub), scub));
+        }
+        sums[t] += static_cast<uint64_t>(hsum64(acc));
+    }
+    if (j < end) row_kernels_c().den123(ref, j, end, k, sums);
+}
+
+static void csf123(const int32_t* src, int32_t* value, int32_t* filtered, int begin, int end, int64_t rf) {
+    const Factor f = factor(rf);
+    const __m256i by30 = _mm256_set1_epi64x(143165577), rnd = _mm256_set1_epi64x(-(int64_t{1} << 31));
+    int j = begin;
+    for (; j + 4 <= end; j += 4) {
+        const __m128i v = low32x4(times_factor(load4x32(src + j), f));
+        // (|v| * 2^32/30 - 2^31) >> 32, |v| as libvmaf's abs (INT32_MIN stays).
+        const __m256i p = _mm256_add_epi64(_mm256_mul_epi32(_mm256_cvtepi32_epi64(_mm_abs_epi32(v)), by30), rnd);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(value + j), v);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(filtered + j), low32x4(_mm256_srli_epi64(p, 32)));
+    }
+    if (j < end) row_kernels_c().csf123(src, value, filtered, j, end, rf);
+}
+
+static void cm123(Row3<const int32_t> csf, const Row3<const int32_t> flt[3], Row3<const int32_t> src, int begin, int end,
+                  Lane lane, const Scale123Consts& k, int64_t sums[3]) {
+    const __m256i by15 = _mm256_set1_epi64x(286331153), rnd = _mm256_set1_epi64x(-(int64_t{1} << 31));
+    const __m256i add_cub = _mm256_set1_epi64x(k.add_cub), add_sq = _mm256_set1_epi64x(int64_t{1} << 29);
+    const __m128i scub = _mm_cvtsi32_si128(k.shift_cub);
+    const Factor f[3] = {factor(k.rf[0]), factor(k.rf[1]), factor(k.rf[2])};
+    const __m256i zero = _mm256_setzero_si256();
+    __m256i acc[3] = {zero, zero, zero};
+    // Exact (64-bit) column sums of the filtered values, then 3-sums.
+    alignas(32) int64_t col[kChunk + 8], mid[kChunk + 8];
+    int j = begin;
+    int x = 0, n = 0;
+    for (; j + 4 <= end; j += 4, x += 4) {
+        if (x == n) {   // the next chunk of column sums
+            n = (end - j) / 4 * 4 < kChunk ? (end - j) / 4 * 4 : kChunk;
+            for (int q = 0; q < n + 2; q += 4) {
+                __m256i cs = zero, ms = zero;
+                for (int t = 0; t < 3; ++t) {
+                    const int o = j - 1 + q;
+                    const __m256i fm = load4x32(flt[1].p[t] + o);
+                    ms = _mm256_add_epi64(ms, fm);
+                    cs = _mm256_add_epi64(cs, _mm256_add_epi64(fm, _mm256_add_epi64(load4x32(flt[0].p[t] + o), load4x32(flt[2].p[t] + o))));
+                }
+                _mm256_store_si256(reinterpret_cast<__m256i*>(col + q), cs);
+                _mm256_store_si256(reinterpret_cast<__m256i*>(mid + q), ms);
+            }
+            x = 0;
+        }
+        __m256i thr = _mm256_add_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x)),
+                                       _mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x + 2)));
+        thr = _mm256_add_epi64(thr, _mm256_sub_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x + 1)),
+                                                     _mm256_loadu_si256(reinterpret_cast<const __m256i*>(mid + x + 1))));
+        for (int t = 0; t < 3; ++t) {
+            const __m256i c = _mm256_cvtepi32_epi64(_mm_abs_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(csf.p[t] + j))));
+            thr = _mm256_add_epi64(thr, srai64(_mm256_add_epi64(_mm256_mul_epi32(c, by15), rnd), 32));
+        }
+        for (int t = 0; t < 3; ++t) {
+            const __m256i x = times_factor(load4x32(src.p[t] + j), f[t]);
+            __m256i d, sq, p;
+            if (lane == Lane::scalar) {
+                // 32-bit: |x| - thr, both as libvmaf's int32 values.
+                const __m128i d32 = _mm_max_epi32(_mm_sub_epi32(_mm_abs_epi32(low32x4(x)), low32x4(thr)), _mm_setzero_si128());
+                d = _mm256_cvtepi32_epi64(d32);
+                sq = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(d, d), add_sq), 30);
+                p = _mm256_add_epi64(_mm256_mul_epi32(sq, d), add_cub);
+                acc[t] = _mm256_add_epi64(acc[t], srai64(p, k.shift_cub));
+                continue;
+            }
+            // 64-bit lanes: AVX2 negates the low half, AVX-512 the whole value.
+            __m256i ax;
+            if (lane == Lane::avx2) {
+                const __m256i neg = _mm256_cmpgt_epi64(zero, x);
+                ax = _mm256_blendv_epi8(x, _mm256_sub_epi64(zero, _mm256_cvtepi32_epi64(low32x4(x))), neg);
+            } else {
+                ax = abs64(x);
+            }
+            d = _mm256_sub_epi64(ax, thr);
+            d = _mm256_and_si256(d, _mm256_cmpgt_epi64(d, zero));
+            sq = _mm256_add_epi64(_mm256_mul_epi32(d, d), add_sq);
+            sq = lane == Lane::avx2 ? _mm256_srli_epi64(sq, 30) : srai64(sq, 30);
+            p = _mm256_add_epi64(_mm256_mul_epi32(sq, d), add_cub);
+            acc[t] = _mm256_add_epi64(acc[t], lane == Lane::avx2 ? _mm256_srl_epi64(p, scub) : srai64(p, k.shift_cub));
+        }
+    }
+    for (int t = 0; t < 3; ++t)
+        sums[t] = static_cast<int64_t>(static_cast<uint64_t>(sums[t]) + static_cast<uint64_t>(hsum64(acc[t])));
+    if (j < end) row_kernels_c().cm123(csf, flt, src, j, end, lane, k, sums);
+}
+
+}  // namespace
+
+const RowKernels* row_kernels_avx2() {
+    static const RowKernels k{dwt0_8, dwt0_16, decouple0, den0, csf0, cm0, dwt123, decouple123, den123, csf123, cm123};
+    return &k;
+}
+
+}  // namespace speedqa::adm
