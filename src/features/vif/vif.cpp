@@ -32,126 +32,74 @@ const std::vector<std::string> kDebugOutputs = {
     "integer_vif_den_scale0", "integer_vif_num_scale1", "integer_vif_den_scale1", "integer_vif_num_scale2",
     "integer_vif_den_scale2", "integer_vif_num_scale3", "integer_vif_den_scale3"};
 
-// Buffers of one worker: the halved images (scales 1..3) and the kernels'
-// row lanes.
+// Buffers of one worker: the halved images (scales 1..3), the row tables
+// through the padding, and the kernels' own.
 class Scratch final : public KernelScratch {
 public:
-    explicit Scratch(const Plan& plan) {
-        size_t lane_len = 0;
-        for (int s = 0; s < ev::kScales; s++) {
+    Scratch(const Plan& plan, const vif::Kernels& k) : kernel(k.make_scratch(plan.scales[0].w)) {
+        for (int s = 1; s < ev::kScales; s++) {
             const vif::ScaleGeometry& g = plan.scales[s];
-            lane_len = std::max(lane_len, vif::row_lane_len(g.w));
-            if (s > 0)
-                for (auto& img : images[s]) img.assign(static_cast<size_t>(g.w) * g.h, 0);
+            for (auto& img : images[s]) img.assign(static_cast<size_t>(g.w) * g.h, 0);
         }
-        lane_storage.assign(5 * lane_len, 0);
-        wide_storage.assign(3 * lane_len, 0.0);
-        rows.lane_len = lane_len;
-        for (int q = 0; q < 5; q++) rows.lanes[q] = lane_storage.data() + q * lane_len;
-        for (int q = 0; q < 3; q++) rows.wide[q] = wide_storage.data() + q * lane_len;
+        for (auto& r : rows) r.assign(static_cast<size_t>(plan.scales[0].h) + 2 * ev::kMaxRadius, nullptr);
     }
     std::vector<uint16_t> images[ev::kScales][2];  // [scale][ref, dis]
-    std::vector<uint32_t> lane_storage;
-    std::vector<double> wide_storage;
-    vif::RowScratch rows;
+    std::vector<const void*> rows[2];              // ref, dis
+    std::unique_ptr<vif::ScaleScratch> kernel;
 };
-
-// One scale's image of ref and dis: row r of each.
-struct Image {
-    const uint8_t* data[2] = {nullptr, nullptr};
-    ptrdiff_t stride[2] = {0, 0};  // bytes
-    int bits = 8;                  // of the samples: 8 (uint8), else uint16
-    const void* row(int which, int r) const { return data[which] + stride[which] * r; }
-};
-
-// The filter's rows around output row `centre` (through the padding map).
-void gather_rows(const Image& img, const vif::ScaleGeometry& g, int centre, int radius, const void** ref,
-                 const void** dis) {
-    const int* src = g.row_src.data() + ev::kMaxRadius;
-    for (int k = -radius; k <= radius; k++) {
-        ref[k + radius] = img.row(0, src[centre + k]);
-        dis[k + radius] = img.row(1, src[centre + k]);
-    }
-}
 
 class Kernel final : public CpuKernel {
 public:
     Kernel(std::shared_ptr<const Plan> plan, const vif::Kernels& k) : plan_(std::move(plan)), k_(k) {}
 
-    std::unique_ptr<KernelScratch> make_scratch() const override { return std::make_unique<Scratch>(*plan_); }
+    std::unique_ptr<KernelScratch> make_scratch() const override { return std::make_unique<Scratch>(*plan_, k_); }
 
     void extract(KernelScratch& scratch, const FrameView& frame, double* raw) const override {
         Scratch& s = static_cast<Scratch&>(scratch);
         const Plan& p = *plan_;
-        Image img;
-        img.data[0] = frame.ref->plane[0];
-        img.data[1] = frame.dis->plane[0];
-        img.stride[0] = frame.ref->stride[0];
-        img.stride[1] = frame.dis->stride[0];
-        img.bits = p.bitdepth;
+        // image 0 is the pictures' luma; image s + 1 is written by scale s
+        const uint8_t* data[2] = {frame.ref->plane[0], frame.dis->plane[0]};
+        ptrdiff_t stride[2] = {frame.ref->stride[0], frame.dis->stride[0]};
+        int bits = p.bitdepth;
         ev::Sums sums[ev::kScales];
         for (int scale = 0; scale < ev::kScales; scale++) {
-            if (scale > 0) img = halve(s, img, scale);
-            if (scale > 0 || !p.skip_scale0) sums[scale] = statistic(s, img, scale);
+            const vif::ScaleGeometry& g = p.scales[scale];
+            vif::ScaleArgs a;
+            for (int q = 0; q < 2; q++) {
+                const int* src = g.row_src.data() + ev::kMaxRadius;
+                const void** rows = s.rows[q].data() + ev::kMaxRadius;
+                for (int r = -ev::kMaxRadius; r < g.h + ev::kMaxRadius; r++) rows[r] = data[q] + stride[q] * src[r];
+            }
+            a.in.ref_rows = s.rows[0].data() + ev::kMaxRadius;
+            a.in.dis_rows = s.rows[1].data() + ev::kMaxRadius;
+            a.in.bits = bits;
+            a.in.w = g.w;
+            a.in.h = g.h;
+            a.in.col_src = g.col_src.data() + ev::kMaxRadius;
+            a.scale = scale;
+            a.stat = scale > 0 || !p.skip_scale0;
+            a.rounding = ev::stat_rounding(scale, p.bitdepth);
+            a.gain_limit = p.gain_limit;
+            a.log2_table = p.log2_table.data();
+            a.halve = scale + 1 < ev::kScales;
+            if (a.halve) {
+                a.halve_rounding = ev::halving_rounding(scale + 1, p.bitdepth);
+                a.ref_out = s.images[scale + 1][0].data();
+                a.dis_out = s.images[scale + 1][1].data();
+                a.out_stride = p.scales[scale + 1].w;
+            }
+            k_.scale_pass(a, *s.kernel, sums[scale]);
+            if (a.halve)
+                for (int q = 0; q < 2; q++) {
+                    data[q] = reinterpret_cast<const uint8_t*>(s.images[scale + 1][q].data());
+                    stride[q] = static_cast<ptrdiff_t>(p.scales[scale + 1].w) * 2;
+                }
+            bits = 16;
         }
         write_outputs(sums, raw);
     }
 
 private:
-    // Image `scale` from image scale - 1.
-    Image halve(Scratch& s, const Image& in, int scale) const {
-        const Plan& p = *plan_;
-        const vif::ScaleGeometry& gin = p.scales[scale - 1];
-        const vif::ScaleGeometry& gout = p.scales[scale];
-        vif::HalveRowArgs a;
-        a.bits = in.bits;
-        a.w_in = gin.w;
-        a.filter = ev::filter(scale);
-        a.vertical = ev::halving_rounding(scale, p.bitdepth);
-        a.col_src = gin.col_src.data() + ev::kMaxRadius;
-        const void* ref_rows[ev::kMaxTaps];
-        const void* dis_rows[ev::kMaxTaps];
-        a.ref_rows = ref_rows;
-        a.dis_rows = dis_rows;
-        uint16_t* out[2] = {s.images[scale][0].data(), s.images[scale][1].data()};
-        for (int i = 0; i < gout.h; i++) {
-            gather_rows(in, gin, 2 * i, a.filter.radius(), ref_rows, dis_rows);
-            a.ref_out = out[0] + static_cast<size_t>(i) * gout.w;
-            a.dis_out = out[1] + static_cast<size_t>(i) * gout.w;
-            k_.halve_row(a, s.rows);
-        }
-        Image img;
-        for (int q = 0; q < 2; q++) {
-            img.data[q] = reinterpret_cast<const uint8_t*>(out[q]);
-            img.stride[q] = static_cast<ptrdiff_t>(gout.w) * 2;
-        }
-        img.bits = 16;
-        return img;
-    }
-
-    ev::Sums statistic(Scratch& s, const Image& img, int scale) const {
-        const Plan& p = *plan_;
-        const vif::ScaleGeometry& g = p.scales[scale];
-        vif::StatRowArgs a;
-        a.bits = img.bits;
-        a.w = g.w;
-        a.filter = ev::filter(scale);
-        a.rounding = ev::stat_rounding(scale, p.bitdepth);
-        a.col_src = g.col_src.data() + ev::kMaxRadius;
-        a.gain_limit = p.gain_limit;
-        a.log2_table = p.log2_table.data();
-        const void* ref_rows[ev::kMaxTaps];
-        const void* dis_rows[ev::kMaxTaps];
-        a.ref_rows = ref_rows;
-        a.dis_rows = dis_rows;
-        ev::Sums sums;
-        for (int i = 0; i < g.h; i++) {
-            gather_rows(img, g, i, a.filter.radius(), ref_rows, dis_rows);
-            k_.stat_row(a, s.rows, sums);
-        }
-        return sums;
-    }
-
     // write_scores of integer_vif.c: float num / den per scale; the debug
     // sums in double.
     void write_outputs(const ev::Sums* sums, double* raw) const {

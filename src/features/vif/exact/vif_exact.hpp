@@ -21,12 +21,12 @@ inline constexpr int kMaxRadius = kMaxTaps / 2;
 struct Filter {
     int width = 0;
     uint32_t c[kMaxTaps] = {};
-    SPEEDQA_HD int radius() const { return width / 2; }
+    SPEEDQA_HD constexpr int radius() const { return width / 2; }
 };
 
 // Scale s filters image s for the statistic, and image s - 1 before it is
 // halved into image s.
-SPEEDQA_HD Filter filter(int scale) {
+SPEEDQA_HD constexpr Filter filter(int scale) {
     switch (scale) {
     case 0:
         return {17, {489, 935, 1640, 2640, 3896, 5274, 6547, 7455, 7784, 7455, 6547, 5274, 3896, 2640, 1640, 935, 489}};

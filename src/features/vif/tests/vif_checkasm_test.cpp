@@ -63,26 +63,43 @@ Rows make_rows(int bits, int w, int n, Pattern p, std::mt19937& rng) {
     return r;
 }
 
-struct ScratchBuf {
-    explicit ScratchBuf(int w) {
-        const size_t len = row_lane_len(w);
-        lanes.assign(5 * len, 0xdeadbeefu);
-        wide.assign(3 * len, -12345.0);
-        rs.lane_len = len;
-        for (int q = 0; q < 5; q++) rs.lanes[q] = lanes.data() + q * len;
-        for (int q = 0; q < 3; q++) rs.wide[q] = wide.data() + q * len;
+// A scale's image as the frame driver hands it to the kernels: rows through
+// the reference's padding.
+struct Image {
+    Rows ref, dis;
+    std::vector<int> row_src, col_src;
+    std::vector<const void*> ref_rows, dis_rows;
+    ScaleImage view() const {
+        ScaleImage im;
+        im.ref_rows = ref_rows.data() + ev::kMaxRadius;
+        im.dis_rows = dis_rows.data() + ev::kMaxRadius;
+        im.bits = ref.bits;
+        im.w = ref.w;
+        im.h = ref.n;
+        im.col_src = col_src.data() + ev::kMaxRadius;
+        return im;
     }
-    std::vector<uint32_t> lanes;
-    std::vector<double> wide;
-    RowScratch rs;
 };
+
+Image make_image(int bits, int w, int h, Pattern pr, Pattern pd, std::mt19937& rng) {
+    Image im;
+    im.ref = make_rows(bits, w, h, pr, rng);
+    im.dis = make_rows(bits, w, h, pd, rng);
+    im.row_src = padded_sources(h);
+    im.col_src = padded_sources(w);
+    for (int r = -ev::kMaxRadius; r < h + ev::kMaxRadius; r++) {
+        im.ref_rows.push_back(im.ref.row(im.row_src[static_cast<size_t>(r + ev::kMaxRadius)]));
+        im.dis_rows.push_back(im.dis.row(im.row_src[static_cast<size_t>(r + ev::kMaxRadius)]));
+    }
+    return im;
+}
 
 // The (scale, sample bits) combinations the frame driver runs: scale 0 on
 // the video's samples, later scales on 16-bit ones.
 struct Case {
     int scale, bits, bitdepth;
 };
-std::vector<Case> stat_cases() {
+std::vector<Case> cases() {
     std::vector<Case> c;
     for (int bd : {8, 10, 12, 16}) c.push_back({0, bd, bd});
     for (int s = 1; s < 4; s++)
@@ -90,97 +107,79 @@ std::vector<Case> stat_cases() {
     return c;
 }
 
-const int kWidths[] = {2, 3, 5, 7, 8, 9, 15, 16, 17, 24, 31, 33, 64, 100, 255, 256, 257, 263, 300, 513, 777};
+struct Result {
+    ev::Sums sums;
+    std::vector<uint16_t> out[2];
+};
 
-TEST(VifCheckasm, StatRowEqualsC) {
+Result run(const Kernels& k, const Image& im, const Case& c, bool stat, bool halve, double limit,
+           const std::vector<uint16_t>& table) {
+    ScaleArgs a;
+    a.in = im.view();
+    a.scale = c.scale;
+    a.stat = stat;
+    a.rounding = ev::stat_rounding(c.scale, c.bitdepth);
+    a.gain_limit = limit;
+    a.log2_table = table.data();
+    Result r;
+    a.halve = halve && c.scale < 3;
+    if (a.halve) {
+        a.halve_rounding = ev::halving_rounding(c.scale + 1, c.bitdepth);
+        // one spare sample after each row: a kernel must not write it
+        a.out_stride = a.in.w / 2 + 1;
+        for (auto& o : r.out) o.assign(static_cast<size_t>(a.out_stride) * (a.in.h / 2), 0xbeef);
+        a.ref_out = r.out[0].data();
+        a.dis_out = r.out[1].data();
+    }
+    const auto scratch = k.make_scratch(a.in.w);
+    k.scale_pass(a, *scratch, r.sums);
+    return r;
+}
+
+std::string describe(const Case& c, int w, int h, Pattern pr, Pattern pd, double limit) {
+    return "scale " + std::to_string(c.scale) + " bits " + std::to_string(c.bits) + " (video " +
+           std::to_string(c.bitdepth) + ") " + std::to_string(w) + "x" + std::to_string(h) + " ref " + name(pr) +
+           " dis " + name(pd) + " limit " + std::to_string(limit);
+}
+
+// Sizes around the strip width (256) and the vector blocks (16), odd and
+// minimal ones.
+const std::pair<int, int> kSizes[] = {{2, 2},   {3, 5},   {5, 3},   {7, 9},    {8, 8},   {9, 17},  {15, 4},
+                                      {16, 16}, {17, 6},  {24, 11}, {31, 33},  {33, 2},  {64, 20}, {100, 7},
+                                      {255, 3}, {256, 5}, {257, 4}, {263, 19}, {300, 2}, {513, 3}, {777, 2}};
+
+TEST(VifCheckasm, ScalePassEqualsC) {
     const Kernels* simd = kernels_avx2();
     if (!simd) GTEST_SKIP() << "no AVX2 on this CPU";
     const std::vector<uint16_t> table = make_log2_table();
     std::mt19937 rng(7);
-    long long rows = 0, pixels = 0;
-    for (const Case& c : stat_cases())
-        for (int w : kWidths)
+    long long passes = 0, pixels = 0, samples = 0;
+    for (const Case& c : cases())
+        for (auto [w, h] : kSizes)
             for (Pattern pr : kPatterns)
-                for (Pattern pd : {pr, Pattern::random, Pattern::extremes})
-                    for (double limit : {100.0, 1.0, 1.37}) {
-                        const ev::Filter f = ev::filter(c.scale);
-                        const Rows ref = make_rows(c.bits, w, f.width, pr, rng);
-                        const Rows dis = make_rows(c.bits, w, f.width, pd, rng);
-                        std::vector<const void*> rr, dr;
-                        for (int k = 0; k < f.width; k++) {
-                            rr.push_back(ref.row(k));
-                            dr.push_back(dis.row(k));
-                        }
-                        const std::vector<int> cols = padded_sources(w);
-                        StatRowArgs a;
-                        a.ref_rows = rr.data();
-                        a.dis_rows = dr.data();
-                        a.bits = c.bits;
-                        a.w = w;
-                        a.filter = f;
-                        a.rounding = ev::stat_rounding(c.scale, c.bitdepth);
-                        a.col_src = cols.data() + ev::kMaxRadius;
-                        a.gain_limit = limit;
-                        a.log2_table = table.data();
-                        ScratchBuf s1(w), s2(w);
-                        ev::Sums want, got;
-                        kernels_c().stat_row(a, s1.rs, want);
-                        simd->stat_row(a, s2.rs, got);
-                        ASSERT_TRUE(want == got)
-                            << simd->name << " scale " << c.scale << " bits " << c.bits << " w " << w << " ref "
-                            << name(pr) << " dis " << name(pd) << " limit " << limit << ": num_log " << got.num_log
-                            << " vs " << want.num_log << ", den_log " << got.den_log << " vs " << want.den_log
-                            << ", num_non_log " << got.num_non_log << " vs " << want.num_non_log << ", den_non_log "
-                            << got.den_non_log << " vs " << want.den_non_log;
-                        rows++;
-                        pixels += w;
+                for (Pattern pd : {pr, Pattern::random, Pattern::extremes}) {
+                    const Image im = make_image(c.bits, w, h, pr, pd, rng);
+                    const double limit = pr == Pattern::random ? 1.37 : pd == Pattern::random ? 1.0 : 100.0;
+                    for (auto [stat, halve] : {std::pair{true, true}, {false, true}, {true, false}}) {
+                        if (!stat && (!halve || c.scale == 3)) continue;
+                        const Result want = run(kernels_c(), im, c, stat, halve, limit, table);
+                        const Result got = run(*simd, im, c, stat, halve, limit, table);
+                        const std::string what = std::string(simd->name) + " " + describe(c, w, h, pr, pd, limit) +
+                                                 (stat ? " stat" : "") + (halve ? " halve" : "");
+                        ASSERT_TRUE(want.sums == got.sums)
+                            << what << ": num_log " << got.sums.num_log << " vs " << want.sums.num_log << ", den_log "
+                            << got.sums.den_log << " vs " << want.sums.den_log << ", num_non_log "
+                            << got.sums.num_non_log << " vs " << want.sums.num_non_log << ", den_non_log "
+                            << got.sums.den_non_log << " vs " << want.sums.den_non_log;
+                        ASSERT_EQ(want.out[0], got.out[0]) << what << ": halved ref";
+                        ASSERT_EQ(want.out[1], got.out[1]) << what << ": halved dis";
+                        passes++;
+                        if (stat) pixels += static_cast<long long>(w) * h;
+                        samples += static_cast<long long>(want.out[0].size());
                     }
-    std::printf("[vif-checkasm] stat_row: %lld rows (%lld pixels) identical to C\n", rows, pixels);
-}
-
-TEST(VifCheckasm, HalveRowEqualsC) {
-    const Kernels* simd = kernels_avx2();
-    if (!simd) GTEST_SKIP() << "no AVX2 on this CPU";
-    std::mt19937 rng(11);
-    long long rows = 0, samples = 0;
-    for (int scale = 1; scale < 4; scale++)
-        for (int bd : {8, 10, 12, 16})
-            for (int w : kWidths)
-                for (Pattern p : kPatterns) {
-                    const int bits = scale == 1 ? bd : 16;
-                    const ev::Filter f = ev::filter(scale);
-                    const Rows ref = make_rows(bits, w, f.width, p, rng);
-                    const Rows dis = make_rows(bits, w, f.width, Pattern::random, rng);
-                    std::vector<const void*> rr, dr;
-                    for (int k = 0; k < f.width; k++) {
-                        rr.push_back(ref.row(k));
-                        dr.push_back(dis.row(k));
-                    }
-                    const std::vector<int> cols = padded_sources(w);
-                    std::vector<uint16_t> want[2], got[2];
-                    for (auto* v : {&want[0], &want[1], &got[0], &got[1]}) v->assign(static_cast<size_t>(w / 2) + 1, 0xbeef);
-                    HalveRowArgs a;
-                    a.ref_rows = rr.data();
-                    a.dis_rows = dr.data();
-                    a.bits = bits;
-                    a.w_in = w;
-                    a.filter = f;
-                    a.vertical = ev::halving_rounding(scale, bd);
-                    a.col_src = cols.data() + ev::kMaxRadius;
-                    ScratchBuf s1(w), s2(w);
-                    a.ref_out = want[0].data();
-                    a.dis_out = want[1].data();
-                    kernels_c().halve_row(a, s1.rs);
-                    a.ref_out = got[0].data();
-                    a.dis_out = got[1].data();
-                    simd->halve_row(a, s2.rs);
-                    ASSERT_EQ(want[0], got[0]) << simd->name << " ref, scale " << scale << " bits " << bits << " w " << w
-                                               << " " << name(p);
-                    ASSERT_EQ(want[1], got[1]) << simd->name << " dis, scale " << scale << " bits " << bits << " w " << w;
-                    rows++;
-                    samples += w / 2;
                 }
-    std::printf("[vif-checkasm] halve_row: %lld rows (%lld output samples) identical to C\n", rows, samples);
+    std::printf("[vif-checkasm] scale_pass: %lld passes (%lld pixels of statistic, %lld halved samples) identical to C\n",
+                passes, pixels, samples);
 }
 
 }  // namespace

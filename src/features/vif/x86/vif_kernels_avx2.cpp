@@ -1,22 +1,34 @@
-// AVX2 variants of the VIF kernels (built with -mavx2 -mfma -mbmi -mbmi2).
+// AVX2 variant of the VIF scale pass (built with -mavx2 -mfma -mbmi -mbmi2).
 //
-// They compute the C reference's integers by other means:
-//  - vertical sums pair the rows either side of the centre (same tap) and
-//    multiply-add 16-bit samples two at a time (vpmaddwd); 16-bit samples
-//    are first biased by -32768 to fit its signed inputs, and the bias is
-//    taken out again exactly afterwards;
-//  - second moments beyond 32 bits are held in doubles: every one is an
-//    integer below 2^53, every product and sum exact, so fused multiply-adds
-//    and any order give the integers themselves; a rounding shift is a
-//    multiplication by 2^-s and a floor;
-//  - the per-pixel statistic runs on 4 pixels at once in doubles: the same
-//    IEEE operations as the C code (division, product, difference, and the
-//    truncations), its branches as masks; log2 reads the table at the top 16
-//    bits of the value, found from the double's exponent and mantissa.
-// A row is processed in chunks of columns so that its lanes stay in L1.
+// It computes the C reference's integers by other means. Every filter sum is
+// a sum of products of 16-bit values with 16-bit taps, done two products at a
+// time by vpmaddwd:
+//  - vertically, on rows interleaved in pairs (row 2m and 2m + 1 side by
+//    side, 16 bits each): a pair of rows and a pair of taps per vpmaddwd. The
+//    interleaved rows and their products (x^2, y^2, x y split into their
+//    16-bit halves by vpmullw / vpmulhuw) are made once per row pair, kept in
+//    a ring for the rows the filter spans, and read by every output row;
+//  - horizontally, on a row of 16-bit values where two neighbouring columns
+//    already sit side by side: one vpmaddwd takes two neighbouring taps for 8
+//    outputs of one parity (the even and the odd outputs are summed apart;
+//    the statistic does not depend on the order of the pixels);
+//  - 32-bit values (the second moments after the vertical pass) go through
+//    as two 16-bit halves whose sums are recombined exactly;
+//  - all values are biased by -2^15 to fit vpmaddwd's signed inputs; the taps
+//    of a filter sum to 2^16, so every sum lacks exactly 2^31, added back
+//    modulo 2^32 (every sum is below 2^32);
+//  - a tap of 2^15 or more (43728 at scale 3) is taken as two halves.
+// The taps are compile-time constants (the filters are fixed), so every sum
+// unrolls into vpmaddwd with constant operands.
+// The per-pixel statistic runs on 4 pixels at once in doubles: the same IEEE
+// operations as the C code (division, product, difference, truncations), its
+// branches as masks; log2 reads the table at the top 16 bits of the value,
+// found from the double's exponent and mantissa.
+// The frame is processed in strips of columns so that the ring stays in L2.
 #include <immintrin.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "core/cpu_flags.hpp"
 #include "features/vif/vif_kernels.hpp"
@@ -26,53 +38,74 @@ namespace {
 
 using ev::kMaxRadius;
 
-constexpr int kChunk = 256;  // output columns per chunk
+constexpr int kStrip = 256;                                       // output columns per strip (multiple of 16)
+constexpr int kSpan = (kStrip + 2 * kMaxRadius + 15) / 16 * 16;  // columns of a strip's vertical pass (272)
+constexpr int kRingSlots = kMaxRadius + 2;                        // row pairs alive at once
+constexpr int kPad = 48;                                          // row-buffer slack either side (int16)
+constexpr int kRowLen = kPad + kSpan + 16 + kPad;
 
-// How the samples of a row are read.
-enum class Src {
-    u8,        // uint8 (scale 0 of 8-bit video)
-    u16,       // uint16 below 2^15 (scale 0 of 10- and 12-bit video)
-    u16_wide,  // any uint16, biased by -32768 when loaded
+// Ring planes and row-buffer planes: the samples (means after the vertical
+// pass) and the products' (second moments') 16-bit halves, all biased.
+enum Plane { kX, kY, kXXlo, kYYlo, kXYlo, kXXhi, kYYhi, kXYhi, kPlanes };
+
+// ---- taps two by two ------------------------------------------------------------
+
+struct Term {
+    int pair = 0;       // which pair of positions, from the first
+    int32_t coefs = 0;  // (tap on the first position, tap on the second), int16 each
+};
+struct Terms {
+    int n = 0;
+    Term t[ev::kMaxTaps + 4] = {};
 };
 
-Src source_of(int bits) { return bits == 8 ? Src::u8 : bits <= 12 ? Src::u16 : Src::u16_wide; }
+constexpr int32_t pack16(uint32_t lo, uint32_t hi) { return static_cast<int32_t>((lo & 0xffff) | (hi << 16)); }
 
-// ---- loads ---------------------------------------------------------------------
-
-// Samples of columns j..j+7 as int16 (biased for u16_wide).
-template <Src S>
-inline __m128i load8(const void* row, int j) {
-    if constexpr (S == Src::u8) {
-        return _mm_cvtepu8_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(static_cast<const uint8_t*>(row) + j)));
-    } else {
-        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(static_cast<const uint16_t*>(row) + j));
-        return S == Src::u16_wide ? _mm_xor_si128(v, _mm_set1_epi16(static_cast<short>(0x8000))) : v;
+// The taps of `f` on consecutive positions, tap 0 at position `phase` (0 or
+// 1) of pair 0, as vpmaddwd terms; a tap of 2^15 or more in two terms.
+constexpr Terms pair_terms(const ev::Filter& f, int phase) {
+    uint32_t c[2][ev::kMaxTaps + 2] = {};
+    const int pairs = (phase + f.width + 1) / 2;
+    for (int k = 0; k < f.width; k++) c[(phase + k) & 1][(phase + k) >> 1] = f.c[k];
+    Terms out;
+    for (int q = 0; q < pairs; q++) {
+        const uint32_t a = c[0][q], b = c[1][q];
+        const uint32_t a2 = a >= 32768 ? a / 2 : 0, b2 = b >= 32768 ? b / 2 : 0;
+        out.t[out.n++] = {q, pack16(a - a2, b - b2)};
+        if (a2 || b2) out.t[out.n++] = {q, pack16(a2, b2)};
     }
+    return out;
 }
 
-// Column j's pair (a_j, b_j) in each 32-bit lane, columns in order.
-inline __m256i pair_up(__m128i a, __m128i b) {
-    return _mm256_set_m128i(_mm_unpackhi_epi16(a, b), _mm_unpacklo_epi16(a, b));
-}
+// The terms of scale S's filter: vertical for the two phases of the first
+// row, horizontal (pairs of neighbouring taps from tap 0).
+template <int S>
+struct Taps {
+    static constexpr ev::Filter f = ev::filter(S);
+    static constexpr int r = f.radius();
+    static constexpr Terms v[2] = {pair_terms(f, 0), pair_terms(f, 1)};
+    static constexpr Terms h = pair_terms(f, 0);
+};
 
-// (c, c) in each 32-bit lane, for c < 2^15.
-inline __m256i broadcast_pair(uint32_t c) { return _mm256_set1_epi32(static_cast<int>(c | (c << 16))); }
-// (c - c / 2, c / 2): c < 2^16 as two int16 that sum to it.
-inline __m256i centre_halves(uint32_t c) {
-    return _mm256_set1_epi32(static_cast<int>((c - c / 2) | ((c / 2) << 16)));
-}
+// ---- small helpers --------------------------------------------------------------------
+
+inline __m256i ld(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
+inline void st(void* p, __m256i v) { _mm256_storeu_si256(static_cast<__m256i*>(p), v); }
+inline __m256i splat(int32_t v) { return _mm256_set1_epi32(v); }
+inline __m256i bias16() { return _mm256_set1_epi16(static_cast<short>(0x8000)); }
+// 2^31 (what every biased sum lacks) plus a rounding constant, modulo 2^32
+inline __m256i unbias_plus(uint32_t round) { return splat(static_cast<int32_t>(0x80000000u + round)); }
+
+// Two vectors of 8 non-negative int32 below 2^16 (columns 0-3 8-11 / 4-7
+// 12-15 of a block, as vpunpck*wd leaves them) as 16 biased int16 in column
+// order.
+inline __m256i pack_biased(__m256i z0, __m256i z1) { return _mm256_xor_si256(_mm256_packus_epi32(z0, z1), bias16()); }
 
 // Doubles of the int32 lanes 0..3 and 4..7.
 inline __m256d lo_pd(__m256i v) { return _mm256_cvtepi32_pd(_mm256_castsi256_si128(v)); }
 inline __m256d hi_pd(__m256i v) { return _mm256_cvtepi32_pd(_mm256_extracti128_si256(v, 1)); }
-
-// Doubles of unsigned 32-bit values held in 64-bit lanes.
-inline __m256d u64_small_to_pd(__m256i v) {
-    const __m256i magic = _mm256_set1_epi64x(0x4330000000000000);  // 2^52
-    return _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(v, magic)), _mm256_castsi256_pd(magic));
-}
-inline __m256d u32_lo_pd(__m256i v) { return u64_small_to_pd(_mm256_cvtepu32_epi64(_mm256_castsi256_si128(v))); }
-inline __m256d u32_hi_pd(__m256i v) { return u64_small_to_pd(_mm256_cvtepu32_epi64(_mm256_extracti128_si256(v, 1))); }
+inline __m256d lo_mask(__m256i v) { return _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(v))); }
+inline __m256d hi_mask(__m256i v) { return _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_extracti128_si256(v, 1))); }
 
 // Non-negative integer-valued doubles below 2^52 to int64.
 inline __m256i pd_to_i64(__m256d v) {
@@ -80,174 +113,25 @@ inline __m256i pd_to_i64(__m256d v) {
     return _mm256_sub_epi64(_mm256_castpd_si256(_mm256_add_pd(v, magic)), _mm256_castpd_si256(magic));
 }
 
-inline __m256d floor_pd(__m256d v) { return _mm256_round_pd(v, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
-inline __m256d trunc_pd(__m256d v) { return _mm256_round_pd(v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC); }
-
 inline int64_t hsum_i64(__m256i v) {
     const __m128i s = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
     return _mm_cvtsi128_si64(s) + _mm_extract_epi64(s, 1);
 }
 
-// ---- the statistic's vertical pass ------------------------------------------------------
+// (a b + 2^31) >> 32 for unsigned 32-bit lanes.
+inline __m256i mean_product(__m256i a, __m256i b) {
+    const __m256i r = _mm256_set1_epi64x(0x80000000ll);
+    const __m256i even = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epu32(a, b), r), 32);
+    const __m256i odd = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(a, 32), _mm256_srli_epi64(b, 32)), r);
+    return _mm256_blend_epi32(even, odd, 0xaa);
+}
 
-// The lanes of a chunk: position p (a column, or a mirrored one beside the
-// frame) at index p - base.
-struct StatLanes {
-    int32_t* mu1;
-    int32_t* mu2;
-    double* xx;
-    double* yy;
-    double* xy;
-    int base;
+// ---- the per-pixel statistic ----------------------------------------------------
+
+struct StatConsts {
+    __m256d nsq, eps, gain_limit, zero;
+    const int* table;  // the uint16 table, read 32 bits at a time
 };
-
-struct VerticalConsts {
-    __m128i mean_shift;
-    __m256i mean_round;
-    __m256d moment_round, moment_scale;  // (v + round) * 2^-shift, floored
-    double bias;                         // u16_wide: what the biased sums lack (see vertical8)
-};
-
-VerticalConsts vertical_consts(const StatRowArgs& a) {
-    VerticalConsts k;
-    k.mean_shift = _mm_cvtsi32_si128(a.rounding.mean.shift);
-    k.mean_round = _mm256_set1_epi32(static_cast<int>(a.rounding.mean.round));
-    k.moment_round = _mm256_set1_pd(static_cast<double>(a.rounding.moment.round));
-    k.moment_scale = _mm256_set1_pd(1.0 / static_cast<double>(uint64_t{1} << a.rounding.moment.shift));
-    // with x = x' + 32768: sum c x^2 = sum c x'^2 + 2^16 sum c x' + 2^30 sum c,
-    // and every paired term below is taken less 65536 (to fit int32)
-    double half_taps = 0;  // the taps of the pairs, centre included
-    for (int k2 = 0; k2 <= a.filter.radius(); k2++) half_taps += a.filter.c[k2];
-    k.bias = 65536.0 * half_taps + 1073741824.0 * 65536.0;
-    return k;
-}
-
-// Vertical sums of columns j..j+7 into the lanes.
-template <Src S>
-inline void vertical8(const StatRowArgs& a, const VerticalConsts& kc, int j, const StatLanes& L) {
-    const ev::Filter& f = a.filter;
-    const int r = f.radius();
-    __m256i m1 = _mm256_setzero_si256(), m2 = _mm256_setzero_si256();
-    __m256i q_xx = _mm256_setzero_si256(), q_yy = _mm256_setzero_si256(), q_xy = _mm256_setzero_si256();
-    __m256d xx0 = _mm256_setzero_pd(), xx1 = xx0, yy0 = xx0, yy1 = xx0, xy0 = xx0, xy1 = xx0;
-    const __m256i bias = _mm256_set1_epi32(65536);
-    // adds the moments of the pairs (or of (x, 0) at the centre), times c
-    const auto moments = [&](__m256i xp, __m256i yp, uint32_t c_tap) {
-        __m256i sxx = _mm256_madd_epi16(xp, xp), syy = _mm256_madd_epi16(yp, yp), sxy = _mm256_madd_epi16(xp, yp);
-        if constexpr (S == Src::u8) {
-            // below 2^32 in all: unsigned 32-bit sums are exact
-            const __m256i c = _mm256_set1_epi32(static_cast<int>(c_tap));
-            q_xx = _mm256_add_epi32(q_xx, _mm256_mullo_epi32(sxx, c));
-            q_yy = _mm256_add_epi32(q_yy, _mm256_mullo_epi32(syy, c));
-            q_xy = _mm256_add_epi32(q_xy, _mm256_mullo_epi32(sxy, c));
-        } else {
-            if constexpr (S == Src::u16_wide) {
-                // biased pairs: x'^2 + x'^2 in [0, 2^31], x'y' + x'y' in
-                // (-2^31, 2^31]: less 65536 both fit int32
-                sxx = _mm256_sub_epi32(sxx, bias);
-                syy = _mm256_sub_epi32(syy, bias);
-                sxy = _mm256_sub_epi32(sxy, bias);
-            }
-            const __m256d c = _mm256_set1_pd(static_cast<double>(c_tap));
-            xx0 = _mm256_fmadd_pd(c, lo_pd(sxx), xx0);
-            xx1 = _mm256_fmadd_pd(c, hi_pd(sxx), xx1);
-            yy0 = _mm256_fmadd_pd(c, lo_pd(syy), yy0);
-            yy1 = _mm256_fmadd_pd(c, hi_pd(syy), yy1);
-            xy0 = _mm256_fmadd_pd(c, lo_pd(sxy), xy0);
-            xy1 = _mm256_fmadd_pd(c, hi_pd(sxy), xy1);
-        }
-    };
-    for (int k = 0; k < r; k++) {
-        const __m256i xp = pair_up(load8<S>(a.ref_rows[k], j), load8<S>(a.ref_rows[f.width - 1 - k], j));
-        const __m256i yp = pair_up(load8<S>(a.dis_rows[k], j), load8<S>(a.dis_rows[f.width - 1 - k], j));
-        const __m256i cc = broadcast_pair(f.c[k]);
-        m1 = _mm256_add_epi32(m1, _mm256_madd_epi16(xp, cc));
-        m2 = _mm256_add_epi32(m2, _mm256_madd_epi16(yp, cc));
-        moments(xp, yp, f.c[k]);
-    }
-    {
-        // the centre tap may exceed int16 (43728 at scale 3): the means
-        // take it as two halves on (x, x), the moments pair x with 0
-        const __m128i xc = load8<S>(a.ref_rows[r], j), yc = load8<S>(a.dis_rows[r], j);
-        const __m256i halves = centre_halves(f.c[r]);
-        m1 = _mm256_add_epi32(m1, _mm256_madd_epi16(pair_up(xc, xc), halves));
-        m2 = _mm256_add_epi32(m2, _mm256_madd_epi16(pair_up(yc, yc), halves));
-        moments(pair_up(xc, _mm_setzero_si128()), pair_up(yc, _mm_setzero_si128()), f.c[r]);
-    }
-    const int p = j - L.base;
-    if constexpr (S == Src::u16_wide) {
-        // undo the bias: sum c x^2 = (paired sums) + bias + 2^16 sum c x',
-        // sum c x y = (paired sums) + bias + 2^15 (sum c x' + sum c y')
-        const __m256d b = _mm256_set1_pd(kc.bias);
-        const __m256d e16 = _mm256_set1_pd(65536.0), e15 = _mm256_set1_pd(32768.0);
-        const __m256d m1l = lo_pd(m1), m1h = hi_pd(m1), m2l = lo_pd(m2), m2h = hi_pd(m2);
-        xx0 = _mm256_add_pd(_mm256_add_pd(xx0, b), _mm256_mul_pd(e16, m1l));
-        xx1 = _mm256_add_pd(_mm256_add_pd(xx1, b), _mm256_mul_pd(e16, m1h));
-        yy0 = _mm256_add_pd(_mm256_add_pd(yy0, b), _mm256_mul_pd(e16, m2l));
-        yy1 = _mm256_add_pd(_mm256_add_pd(yy1, b), _mm256_mul_pd(e16, m2h));
-        xy0 = _mm256_add_pd(_mm256_add_pd(xy0, b), _mm256_mul_pd(e15, _mm256_add_pd(m1l, m2l)));
-        xy1 = _mm256_add_pd(_mm256_add_pd(xy1, b), _mm256_mul_pd(e15, _mm256_add_pd(m1h, m2h)));
-        // sum c x = sum c x' + 2^31 (as unsigned 32 bits)
-        const __m256i e31 = _mm256_set1_epi32(static_cast<int>(0x80000000u));
-        m1 = _mm256_add_epi32(m1, e31);
-        m2 = _mm256_add_epi32(m2, e31);
-    }
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(L.mu1 + p),
-                        _mm256_srl_epi32(_mm256_add_epi32(m1, kc.mean_round), kc.mean_shift));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(L.mu2 + p),
-                        _mm256_srl_epi32(_mm256_add_epi32(m2, kc.mean_round), kc.mean_shift));
-    if constexpr (S == Src::u8) {
-        // 8-bit: the moments are not rounded
-        _mm256_storeu_pd(L.xx + p, u32_lo_pd(q_xx));
-        _mm256_storeu_pd(L.xx + p + 4, u32_hi_pd(q_xx));
-        _mm256_storeu_pd(L.yy + p, u32_lo_pd(q_yy));
-        _mm256_storeu_pd(L.yy + p + 4, u32_hi_pd(q_yy));
-        _mm256_storeu_pd(L.xy + p, u32_lo_pd(q_xy));
-        _mm256_storeu_pd(L.xy + p + 4, u32_hi_pd(q_xy));
-    } else {
-        const auto rnd = [&](__m256d v) { return floor_pd(_mm256_mul_pd(_mm256_add_pd(v, kc.moment_round), kc.moment_scale)); };
-        _mm256_storeu_pd(L.xx + p, rnd(xx0));
-        _mm256_storeu_pd(L.xx + p + 4, rnd(xx1));
-        _mm256_storeu_pd(L.yy + p, rnd(yy0));
-        _mm256_storeu_pd(L.yy + p + 4, rnd(yy1));
-        _mm256_storeu_pd(L.xy + p, rnd(xy0));
-        _mm256_storeu_pd(L.xy + p + 4, rnd(xy1));
-    }
-}
-
-inline uint32_t sample(const void* row, int bits, int j) {
-    return bits == 8 ? static_cast<const uint8_t*>(row)[j] : static_cast<const uint16_t*>(row)[j];
-}
-
-// One column the C way (the tails of a chunk).
-void vertical1(const StatRowArgs& a, int j, const StatLanes& L) {
-    const ev::Filter& f = a.filter;
-    uint64_t m1 = 0, m2 = 0, sxx = 0, syy = 0, sxy = 0;
-    for (int k = 0; k < f.width; k++) {
-        const uint64_t x = sample(a.ref_rows[k], a.bits, j), y = sample(a.dis_rows[k], a.bits, j);
-        m1 += f.c[k] * x;
-        m2 += f.c[k] * y;
-        sxx += f.c[k] * x * x;
-        syy += f.c[k] * y * y;
-        sxy += f.c[k] * x * y;
-    }
-    const int p = j - L.base;
-    L.mu1[p] = static_cast<int32_t>(a.rounding.mean.apply(m1));
-    L.mu2[p] = static_cast<int32_t>(a.rounding.mean.apply(m2));
-    L.xx[p] = static_cast<double>(a.rounding.moment.apply(sxx));
-    L.yy[p] = static_cast<double>(a.rounding.moment.apply(syy));
-    L.xy[p] = static_cast<double>(a.rounding.moment.apply(sxy));
-}
-
-template <Src S>
-void vertical_range(const StatRowArgs& a, int from, int to, const StatLanes& L) {
-    const VerticalConsts kc = vertical_consts(a);
-    int j = from;
-    for (; j + 8 <= to; j += 8) vertical8<S>(a, kc, j, L);
-    for (; j < to; j++) vertical1(a, j, L);
-}
-
-// ---- the statistic's horizontal pass and the per-pixel terms ------------------
 
 struct StatAcc {
     __m256i num_log = _mm256_setzero_si256(), den_log = _mm256_setzero_si256();
@@ -255,13 +139,8 @@ struct StatAcc {
     __m256d num_non_log = _mm256_setzero_pd();  // below 2^31 a pixel: exact over a row
 };
 
-struct StatConsts {
-    __m256d nsq, eps, gain_limit, zero, round16, scale16, round31;
-    const int* table;  // the uint16 table read 32 bits at a time
-};
-
-// 2048 * (log2 of the value's top 16 bits + its exponent + 1023) for
-// integer-valued doubles v >= 2^16: table[v >> k] + 2048 k less 2048 * 1038.
+// table[v >> k] + 2048 (k + 1038) for integer-valued doubles v >= 2^16, with
+// k = exponent - 15 (v >> k is the top 16 bits).
 inline __m256i log2_biased(const int* table, __m256d v) {
     const __m256i bits = _mm256_castpd_si256(v);
     const __m256i idx = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi64(bits, 37), _mm256_set1_epi64x(0x7fff)),
@@ -270,242 +149,348 @@ inline __m256i log2_biased(const int* table, __m256d v) {
     return _mm256_add_epi64(_mm256_cvtepu32_epi64(t), _mm256_slli_epi64(_mm256_srli_epi64(bits, 52), 11));
 }
 
-// ev::accumulate for 4 pixels.
-inline void stat4(const StatConsts& k, __m256d s1, __m256d s2, __m256d s12, StatAcc& acc) {
+// ev::accumulate for the 4 pixels of `valid` (all-ones lanes).
+inline void stat4(const StatConsts& k, __m256d s1, __m256d s2, __m256d s12, __m256d valid, StatAcc& acc) {
     s2 = _mm256_max_pd(s2, k.zero);
-    const __m256d log_mask = _mm256_cmp_pd(s1, k.nsq, _CMP_GE_OQ);
+    const __m256d ge = _mm256_cmp_pd(s1, k.nsq, _CMP_GE_OQ);
+    const __m256d log_mask = _mm256_and_pd(ge, valid);
+    const __m256d non_log = _mm256_andnot_pd(ge, valid);
     const __m256i den = _mm256_sub_epi64(log2_biased(k.table, _mm256_add_pd(s1, k.nsq)),
                                          _mm256_set1_epi64x(2048 * (1038 + 17)));
     acc.den_log = _mm256_add_epi64(acc.den_log, _mm256_and_si256(den, _mm256_castpd_si256(log_mask)));
-    acc.den_non_log = _mm256_sub_epi64(acc.den_non_log, _mm256_andnot_si256(_mm256_castpd_si256(log_mask),
-                                                                            _mm256_set1_epi64x(-1)));
-    acc.num_non_log = _mm256_add_pd(acc.num_non_log, _mm256_andnot_pd(log_mask, s2));
+    acc.den_non_log = _mm256_sub_epi64(acc.den_non_log, _mm256_castpd_si256(non_log));  // -(-1) per pixel
+    acc.num_non_log = _mm256_add_pd(acc.num_non_log, _mm256_and_pd(non_log, s2));
 
     const __m256d num_mask = _mm256_and_pd(
         log_mask, _mm256_and_pd(_mm256_cmp_pd(s12, k.zero, _CMP_GT_OQ), _mm256_cmp_pd(s2, k.zero, _CMP_GT_OQ)));
     const __m256d g = _mm256_div_pd(s12, _mm256_add_pd(s1, k.eps));
-    const __m256d sv = _mm256_max_pd(trunc_pd(_mm256_sub_pd(s2, _mm256_mul_pd(g, s12))), k.zero);
-    const __m256d gl = _mm256_min_pd(g, k.gain_limit);
+    // (int32)(s2 - g s12) clamped at 0: truncation, then max with 0 (-0.0 too)
+    const __m256d sv = _mm256_max_pd(_mm256_round_pd(_mm256_sub_pd(s2, _mm256_mul_pd(g, s12)),
+                                                     _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC),
+                                     k.zero);
+    const __m256d gl = _mm256_min_pd(g, k.gain_limit);  // g < limit ? g : limit, as the C code
     const __m256d numer1 = _mm256_add_pd(sv, k.nsq);
-    const __m256d numer1_tmp = _mm256_add_pd(trunc_pd(_mm256_mul_pd(_mm256_mul_pd(gl, gl), s1)), numer1);
+    const __m256d numer1_tmp = _mm256_add_pd(
+        _mm256_round_pd(_mm256_mul_pd(_mm256_mul_pd(gl, gl), s1), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC), numer1);
     const __m256i num = _mm256_sub_epi64(log2_biased(k.table, numer1_tmp), log2_biased(k.table, numer1));
     acc.num_log = _mm256_add_epi64(acc.num_log, _mm256_and_si256(num, _mm256_castpd_si256(num_mask)));
 }
 
-// mean products (a b + 2^31) >> 32 of unsigned 32-bit means in 64-bit lanes
-inline __m256d mean_product(__m256i a, __m256i b, __m256i round31) {
-    return u64_small_to_pd(_mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epu32(a, b), round31), 32));
-}
+// ---- the pass ----------------------------------------------------------------------
 
-// Horizontal sums and the statistic of columns j..j+7.
-inline void horizontal8(const StatRowArgs& a, const StatConsts& k, int j, const StatLanes& L, StatAcc& acc) {
-    const ev::Filter& f = a.filter;
-    const int r = f.radius();
-    const int p = j - L.base;
-    const auto ld = [](const int32_t* v) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v)); };
-    __m256i h1 = _mm256_mullo_epi32(ld(L.mu1 + p), _mm256_set1_epi32(static_cast<int>(f.c[r])));
-    __m256i h2 = _mm256_mullo_epi32(ld(L.mu2 + p), _mm256_set1_epi32(static_cast<int>(f.c[r])));
-    const __m256d cr = _mm256_set1_pd(static_cast<double>(f.c[r]));
-    __m256d hxx0 = _mm256_mul_pd(cr, _mm256_loadu_pd(L.xx + p)), hxx1 = _mm256_mul_pd(cr, _mm256_loadu_pd(L.xx + p + 4));
-    __m256d hyy0 = _mm256_mul_pd(cr, _mm256_loadu_pd(L.yy + p)), hyy1 = _mm256_mul_pd(cr, _mm256_loadu_pd(L.yy + p + 4));
-    __m256d hxy0 = _mm256_mul_pd(cr, _mm256_loadu_pd(L.xy + p)), hxy1 = _mm256_mul_pd(cr, _mm256_loadu_pd(L.xy + p + 4));
-    for (int t = 0; t < r; t++) {
-        const int lo = p - r + t, hi = p + r - t;  // the two columns under tap t
-        const __m256i c = _mm256_set1_epi32(static_cast<int>(f.c[t]));
-        h1 = _mm256_add_epi32(h1, _mm256_mullo_epi32(_mm256_add_epi32(ld(L.mu1 + lo), ld(L.mu1 + hi)), c));
-        h2 = _mm256_add_epi32(h2, _mm256_mullo_epi32(_mm256_add_epi32(ld(L.mu2 + lo), ld(L.mu2 + hi)), c));
-        const __m256d cd = _mm256_set1_pd(static_cast<double>(f.c[t]));
-        const auto pair = [&](const double* v, int o) { return _mm256_add_pd(_mm256_loadu_pd(v + lo + o), _mm256_loadu_pd(v + hi + o)); };
-        hxx0 = _mm256_fmadd_pd(cd, pair(L.xx, 0), hxx0);
-        hxx1 = _mm256_fmadd_pd(cd, pair(L.xx, 4), hxx1);
-        hyy0 = _mm256_fmadd_pd(cd, pair(L.yy, 0), hyy0);
-        hyy1 = _mm256_fmadd_pd(cd, pair(L.yy, 4), hyy1);
-        hxy0 = _mm256_fmadd_pd(cd, pair(L.xy, 0), hxy0);
-        hxy1 = _mm256_fmadd_pd(cd, pair(L.xy, 4), hxy1);
-    }
-    const auto moment = [&](__m256d h) { return floor_pd(_mm256_mul_pd(_mm256_add_pd(h, k.round16), k.scale16)); };
-    const __m256i r31 = _mm256_set1_epi64x(0x80000000ll);
-    for (int half = 0; half < 2; half++) {
-        const __m128i a1 = half ? _mm256_extracti128_si256(h1, 1) : _mm256_castsi256_si128(h1);
-        const __m128i a2 = half ? _mm256_extracti128_si256(h2, 1) : _mm256_castsi256_si128(h2);
-        const __m256i u1 = _mm256_cvtepu32_epi64(a1), u2 = _mm256_cvtepu32_epi64(a2);
-        const __m256d s1 = _mm256_sub_pd(moment(half ? hxx1 : hxx0), mean_product(u1, u1, r31));
-        const __m256d s2 = _mm256_sub_pd(moment(half ? hyy1 : hyy0), mean_product(u2, u2, r31));
-        const __m256d s12 = _mm256_sub_pd(moment(half ? hxy1 : hxy0), mean_product(u1, u2, r31));
-        stat4(k, s1, s2, s12, acc);
-    }
-}
-
-// One column the C way (the tails of a chunk).
-void horizontal1(const StatRowArgs& a, int j, const StatLanes& L, ev::Sums& sums) {
-    const ev::Filter& f = a.filter;
-    const int r = f.radius();
-    ev::Filtered v{0, 0, 0, 0, 0};
-    for (int t = 0; t < f.width; t++) {
-        const int p = j - r + t - L.base;
-        v.mu1 += f.c[t] * static_cast<uint32_t>(L.mu1[p]);
-        v.mu2 += f.c[t] * static_cast<uint32_t>(L.mu2[p]);
-        v.xx += f.c[t] * static_cast<uint64_t>(L.xx[p]);
-        v.yy += f.c[t] * static_cast<uint64_t>(L.yy[p]);
-        v.xy += f.c[t] * static_cast<uint64_t>(L.xy[p]);
-    }
-    ev::accumulate(ev::sigmas(v), a.gain_limit, a.log2_table, sums);
-}
-
-// Fills the positions beside the frame in [from, to) from the columns the
-// reference's padding copies.
-void mirror_positions(const StatRowArgs& a, int from, int to, const StatLanes& L) {
-    for (int p = from; p < to; p++) {
-        if (p >= 0 && p < a.w) continue;
-        const int s = a.col_src[p] - L.base, d = p - L.base;
-        L.mu1[d] = L.mu1[s];
-        L.mu2[d] = L.mu2[s];
-        L.xx[d] = L.xx[s];
-        L.yy[d] = L.yy[s];
-        L.xy[d] = L.xy[s];
-    }
-}
-
-template <Src S>
-void stat_row_src(const StatRowArgs& a, const RowScratch& s, ev::Sums& sums) {
-    const int r = a.filter.radius();
-    StatConsts k;
-    k.nsq = _mm256_set1_pd(static_cast<double>(ev::kSigmaNsq));
-    k.eps = _mm256_set1_pd(ev::kEps);
-    k.gain_limit = _mm256_set1_pd(a.gain_limit);
-    k.zero = _mm256_setzero_pd();
-    k.round16 = _mm256_set1_pd(static_cast<double>(ev::kHorizontalRound));
-    k.scale16 = _mm256_set1_pd(1.0 / 65536.0);
-    k.table = reinterpret_cast<const int*>(a.log2_table);
-    ev::Sums row;
-    for (int j0 = 0; j0 < a.w; j0 += kChunk) {
-        const int j1 = std::min(a.w, j0 + kChunk);
-        const StatLanes L{reinterpret_cast<int32_t*>(s.lanes[0]), reinterpret_cast<int32_t*>(s.lanes[1]), s.wide[0],
-                          s.wide[1], s.wide[2], j0 - r};
-        vertical_range<S>(a, std::max(0, j0 - r), std::min(a.w, j1 + r), L);
-        mirror_positions(a, j0 - r, j1 + r, L);
-        StatAcc acc;
-        int j = j0;
-        for (; j + 8 <= j1; j += 8) horizontal8(a, k, j, L, acc);
-        for (; j < j1; j++) horizontal1(a, j, L, row);
-        alignas(32) double nl[4];
-        _mm256_store_pd(nl, acc.num_non_log);
-        row.num_log += hsum_i64(acc.num_log);
-        row.den_log += hsum_i64(acc.den_log);
-        row.den_non_log += hsum_i64(acc.den_non_log);
-        row.num_non_log += hsum_i64(pd_to_i64(acc.num_non_log));
-    }
-    sums.add(row);
-}
-
-void stat_row_avx2(const StatRowArgs& a, const RowScratch& s, ev::Sums& sums) {
-    switch (source_of(a.bits)) {
-    case Src::u8: return stat_row_src<Src::u8>(a, s, sums);
-    case Src::u16: return stat_row_src<Src::u16>(a, s, sums);
-    default: return stat_row_src<Src::u16_wide>(a, s, sums);
-    }
-}
-
-// ---- halving ------------------------------------------------------------------------
-
-// The vertical pass's rounded values of a row, split by column parity:
-// even[q] holds position 2q, odd[q] position 2q + 1 (q from -kMaxRadius).
-struct HalfLanes {
-    int32_t* even[2];  // ref, dis
-    int32_t* odd[2];
+class ScratchAvx2 final : public ScaleScratch {
+public:
+    ScratchAvx2() : ring(new int32_t[kRingSlots * kPlanes * kSpan]()), rows(new int16_t[kPlanes * kRowLen]()) {}
+    std::unique_ptr<int32_t[]> ring;  // [slot][plane][column of the strip's span] pairs of int16
+    std::unique_ptr<int16_t[]> rows;  // [plane][position]: a row after the vertical pass, biased
 };
 
-// Position p's slot: even[floor(p / 2)] or odd[floor(p / 2)].
-inline int32_t& slot(const HalfLanes& h, int which, int p) {
-    const int q = p >= 0 ? p / 2 : -((1 - p) / 2);
-    return (p & 1) ? h.odd[which][q] : h.even[which][q];
-}
+inline int floor_half(int v) { return v >= 0 ? v / 2 : -((1 - v) / 2); }
 
-template <Src S>
-void halve_vertical(const HalveRowArgs& a, const HalfLanes& h) {
-    const ev::Filter& f = a.filter;
-    const int r = f.radius();
-    const __m256i round = _mm256_set1_epi32(static_cast<int>(a.vertical.round));
-    const __m128i shift = _mm_cvtsi32_si128(a.vertical.shift);
-    const __m256i split = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
-    int j = 0;
-    for (; j + 8 <= a.w_in; j += 8) {
-        __m256i m[2] = {_mm256_setzero_si256(), _mm256_setzero_si256()};
-        const void* const* rows[2] = {a.ref_rows, a.dis_rows};
-        for (int w = 0; w < 2; w++) {
-            for (int k = 0; k < r; k++) {
-                const __m256i xp = pair_up(load8<S>(rows[w][k], j), load8<S>(rows[w][f.width - 1 - k], j));
-                m[w] = _mm256_add_epi32(m[w], _mm256_madd_epi16(xp, broadcast_pair(f.c[k])));
+// One strip of one scale: the statistic with scale S's filter (stat planes
+// NP: 5 for 8-bit samples, whose squares fit 16 bits, else 8), the halving
+// with scale S + 1's.
+template <int S, int NP>
+class Strip {
+    using T = Taps<S>;
+    using H = Taps<(S < 3 ? S + 1 : 3)>;
+
+public:
+    Strip(const ScaleArgs& a, ScratchAvx2& s, int s0, int s1)
+        : a_(a), im_(a.in), s_(s), s0_(s0), s1_(s1), bytes_(a.in.bits == 8) {
+        ring_r_ = a.stat ? T::r : H::r;
+        planes_ = a.stat ? NP : 2;
+        col0_ = std::max(0, s0 - ring_r_);
+        col1_ = std::min(im_.w, s1 + ring_r_);
+        blocks_ = (col1_ - col0_ + 15) / 16;
+        row0_ = s_.rows.get() + kPad - (s0_ - kMaxRadius);
+        k_.nsq = _mm256_set1_pd(static_cast<double>(ev::kSigmaNsq));
+        k_.eps = _mm256_set1_pd(ev::kEps);
+        k_.gain_limit = _mm256_set1_pd(a.gain_limit);
+        k_.zero = _mm256_setzero_pd();
+        k_.table = reinterpret_cast<const int*>(a.log2_table);
+    }
+
+    void run(ev::Sums& sums) {
+        const int out_rows = a_.halve ? im_.h / 2 : 0;
+        const int rows = a_.stat ? im_.h : out_rows;
+        int next_pair = floor_half(-ring_r_);
+        for (int n = 0; n < rows; n++) {
+            const int i = a_.stat ? n : 2 * n;  // the input row at the centre
+            for (; next_pair <= floor_half(i + ring_r_); next_pair++) build_pair(next_pair);
+            if (a_.stat) {
+                if ((i - T::r) & 1) stat_row<1>(i, sums);
+                else stat_row<0>(i, sums);
             }
-            const __m128i xc = load8<S>(rows[w][r], j);
-            m[w] = _mm256_add_epi32(m[w], _mm256_madd_epi16(pair_up(xc, xc), centre_halves(f.c[r])));
-        }
-        for (int w = 0; w < 2; w++) {
-            __m256i v = m[w];
-            if constexpr (S == Src::u16_wide) v = _mm256_add_epi32(v, _mm256_set1_epi32(static_cast<int>(0x80000000u)));
-            v = _mm256_permutevar8x32_epi32(_mm256_srl_epi32(_mm256_add_epi32(v, round), shift), split);
-            _mm_storeu_si128(reinterpret_cast<__m128i*>(h.even[w] + j / 2), _mm256_castsi256_si128(v));
-            _mm_storeu_si128(reinterpret_cast<__m128i*>(h.odd[w] + j / 2), _mm256_extracti128_si256(v, 1));
+            if constexpr (S < 3)
+                if (a_.halve && (i & 1) == 0 && i / 2 < out_rows) {
+                    if ((i - H::r) & 1) halve_row<1>(i / 2);
+                    else halve_row<0>(i / 2);
+                }
         }
     }
-    for (; j < a.w_in; j++) {
-        uint64_t vr = 0, vd = 0;
-        for (int k = 0; k < f.width; k++) {
-            vr += f.c[k] * sample(a.ref_rows[k], a.bits, j);
-            vd += f.c[k] * sample(a.dis_rows[k], a.bits, j);
-        }
-        slot(h, 0, j) = static_cast<int32_t>(a.vertical.apply(vr));
-        slot(h, 1, j) = static_cast<int32_t>(a.vertical.apply(vd));
-    }
-}
 
-void halve_row_avx2(const HalveRowArgs& a, const RowScratch& s) {
-    const ev::Filter& f = a.filter;
-    const int r = f.radius();
-    const int lane_half = static_cast<int>(s.lane_len / 2);
-    HalfLanes h;
-    for (int w = 0; w < 2; w++) {
-        h.even[w] = reinterpret_cast<int32_t*>(s.lanes[w]) + kMaxRadius;
-        h.odd[w] = reinterpret_cast<int32_t*>(s.lanes[w]) + lane_half + kMaxRadius;
+private:
+    int32_t* slot(int pair) const {
+        const int k = ((pair % kRingSlots) + kRingSlots) % kRingSlots;
+        return s_.ring.get() + static_cast<ptrdiff_t>(k) * kPlanes * kSpan;
     }
-    switch (source_of(a.bits)) {
-    case Src::u8: halve_vertical<Src::u8>(a, h); break;
-    case Src::u16: halve_vertical<Src::u16>(a, h); break;
-    default: halve_vertical<Src::u16_wide>(a, h);
-    }
-    for (int p = -r; p < 0; p++)
-        for (int w = 0; w < 2; w++) slot(h, w, p) = slot(h, w, a.col_src[p]);
-    for (int p = a.w_in; p < a.w_in + r; p++)
-        for (int w = 0; w < 2; w++) slot(h, w, p) = slot(h, w, a.col_src[p]);
 
-    // output o: sum over taps t of c_t at position 2o - r + t, which is
-    // even[o + (t - r) / 2] or odd[o + floor((t - r - 1) / 2)]
-    const int n = a.w_in / 2;
-    uint16_t* out[2] = {a.ref_out, a.dis_out};
-    const __m256i round = _mm256_set1_epi32(32768);
-    int o = 0;
-    for (; o + 8 <= n; o += 8)
-        for (int w = 0; w < 2; w++) {
-            __m256i acc = round;
-            for (int t = 0; t < f.width; t++) {
-                const int d = t - r;
-                const int32_t* src = (d & 1) ? h.odd[w] + o + ((d - 1) >> 1) : h.even[w] + o + (d >> 1);
-                acc = _mm256_add_epi32(acc, _mm256_mullo_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(src)),
-                                                               _mm256_set1_epi32(static_cast<int>(f.c[t]))));
+    // 16 samples of a row from column c as uint16, zeros past col1_.
+    __m256i load16(const void* row, int c) const {
+        if (c + 16 <= col1_) {
+            if (bytes_)
+                return _mm256_cvtepu8_epi16(
+                    _mm_loadu_si128(reinterpret_cast<const __m128i*>(static_cast<const uint8_t*>(row) + c)));
+            return ld(static_cast<const uint16_t*>(row) + c);
+        }
+        alignas(32) uint16_t tmp[16] = {};
+        for (int j = c; j < col1_; j++)
+            tmp[j - c] = bytes_ ? static_cast<const uint8_t*>(row)[j] : static_cast<const uint16_t*>(row)[j];
+        return ld(tmp);
+    }
+
+    // Interleaves rows 2m and 2m + 1 of the strip's columns and forms the
+    // products' halves.
+    void build_pair(int m) {
+        // rows past the padding table carry tap 0 (the last pair of a filter
+        // may reach one row beyond it): any row will do
+        const auto row = [&](const void* const* t, int r) { return t[std::min(r, im_.h + kMaxRadius - 1)]; };
+        const void* xr0 = row(im_.ref_rows, 2 * m);
+        const void* xr1 = row(im_.ref_rows, 2 * m + 1);
+        const void* yr0 = row(im_.dis_rows, 2 * m);
+        const void* yr1 = row(im_.dis_rows, 2 * m + 1);
+        int32_t* p = slot(m);
+        const bool products = planes_ > 2;
+        // the rows of the pair after next, for when it is built (the strip
+        // reads a narrow band of each row: the prefetcher does not see it)
+        const char* ahead[4] = {static_cast<const char*>(row(im_.ref_rows, 2 * m + 4)),
+                                static_cast<const char*>(row(im_.ref_rows, 2 * m + 5)),
+                                static_cast<const char*>(row(im_.dis_rows, 2 * m + 4)),
+                                static_cast<const char*>(row(im_.dis_rows, 2 * m + 5))};
+        const int sample_bytes = bytes_ ? 1 : 2;
+        for (int b = 0; b < blocks_; b++) {
+            const int c = col0_ + 16 * b;
+            for (const char* r : ahead) _mm_prefetch(r + static_cast<ptrdiff_t>(c) * sample_bytes, _MM_HINT_T0);
+            const __m256i xa = load16(xr0, c), xb = load16(xr1, c), ya = load16(yr0, c), yb = load16(yr1, c);
+            const __m256i zx[2] = {_mm256_unpacklo_epi16(xa, xb), _mm256_unpackhi_epi16(xa, xb)};
+            const __m256i zy[2] = {_mm256_unpacklo_epi16(ya, yb), _mm256_unpackhi_epi16(ya, yb)};
+            for (int h = 0; h < 2; h++) {
+                int32_t* o = p + 16 * b + 8 * h;
+                st(o + kX * kSpan, _mm256_xor_si256(zx[h], bias16()));
+                st(o + kY * kSpan, _mm256_xor_si256(zy[h], bias16()));
+                if (!products) continue;
+                st(o + kXXlo * kSpan, _mm256_xor_si256(_mm256_mullo_epi16(zx[h], zx[h]), bias16()));
+                st(o + kYYlo * kSpan, _mm256_xor_si256(_mm256_mullo_epi16(zy[h], zy[h]), bias16()));
+                st(o + kXYlo * kSpan, _mm256_xor_si256(_mm256_mullo_epi16(zx[h], zy[h]), bias16()));
+                if constexpr (NP == kPlanes) {
+                    st(o + kXXhi * kSpan, _mm256_xor_si256(_mm256_mulhi_epu16(zx[h], zx[h]), bias16()));
+                    st(o + kYYhi * kSpan, _mm256_xor_si256(_mm256_mulhi_epu16(zy[h], zy[h]), bias16()));
+                    st(o + kXYhi * kSpan, _mm256_xor_si256(_mm256_mulhi_epu16(zx[h], zy[h]), bias16()));
+                }
             }
-            acc = _mm256_srli_epi32(acc, ev::kHorizontalShift);
-            _mm_storeu_si128(reinterpret_cast<__m128i*>(out[w] + o),
-                             _mm_packus_epi32(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1)));
         }
-    for (; o < n; o++)
-        for (int w = 0; w < 2; w++) {
-            uint32_t acc = 0;
-            for (int t = 0; t < f.width; t++) acc += f.c[t] * static_cast<uint32_t>(slot(h, w, 2 * o - r + t));
-            out[w][o] = static_cast<uint16_t>((acc + ev::kHorizontalRound) >> ev::kHorizontalShift);
+    }
+
+    // The vpmaddwd operands of a list of terms, in registers.
+    template <const Terms& TT>
+    struct Coefs {
+        __m256i c[TT.n];
+        Coefs() {
+            for (int t = 0; t < TT.n; t++) c[t] = splat(TT.t[t].coefs);
         }
+    };
+
+    // Vertical sums of one plane at a 16-column block (its two halves, in
+    // the order the pairs were interleaved) for the terms of TT, whose pair
+    // q lies at `pairs[q]`.
+    template <const Terms& TT>
+    static void vsum(const int32_t* const* pairs, const Coefs<TT>& cf, ptrdiff_t o, __m256i& z0, __m256i& z1) {
+        z0 = z1 = _mm256_setzero_si256();
+#pragma GCC unroll 16
+        for (int t = 0; t < TT.n; t++) {
+            const int32_t* src = pairs[TT.t[t].pair] + o;
+            z0 = _mm256_add_epi32(z0, _mm256_madd_epi16(ld(src), cf.c[t]));
+            z1 = _mm256_add_epi32(z1, _mm256_madd_epi16(ld(src + 8), cf.c[t]));
+        }
+    }
+
+    // Horizontal sums of a row plane for the even and the odd outputs of a
+    // block: `src` is the position of tap 0 of the first even output.
+    template <const Terms& TT>
+    static void hsum(const int16_t* src, const Coefs<TT>& cf, __m256i& even, __m256i& odd) {
+        even = odd = _mm256_setzero_si256();
+#pragma GCC unroll 16
+        for (int t = 0; t < TT.n; t++) {
+            const int16_t* p = src + 2 * TT.t[t].pair;
+            even = _mm256_add_epi32(even, _mm256_madd_epi16(ld(p), cf.c[t]));
+            odd = _mm256_add_epi32(odd, _mm256_madd_epi16(ld(p + 1), cf.c[t]));
+        }
+    }
+
+    int16_t* row_plane(int q) const { return row0_ + q * kRowLen; }
+
+    // Copies the positions beside the frame from the columns the padding takes.
+    void mirror(int planes, int from, int to) const {
+        for (int q = 0; q < planes; q++) {
+            int16_t* v = row_plane(q);
+            for (int p = from; p < std::min(to, 0); p++) v[p] = v[im_.col_src[p]];
+            for (int p = std::max(from, im_.w); p < to; p++) v[p] = v[im_.col_src[p]];
+        }
+    }
+
+    template <int Phase>
+    void stat_row(int i, ev::Sums& sums) {
+        const int32_t* pairs[T::r + 1];
+        const int first = floor_half(i - T::r);
+        for (int q = 0; q <= T::r; q++) pairs[q] = slot(first + q);
+        const __m256i mean_add = unbias_plus(static_cast<uint32_t>(a_.rounding.mean.round));
+        const __m128i mean_shift = _mm_cvtsi32_si128(a_.rounding.mean.shift);
+        const int ms = a_.rounding.moment.shift;
+        const __m256i mom_add = unbias_plus(static_cast<uint32_t>(a_.rounding.moment.round));
+        const __m128i mom_shift = _mm_cvtsi32_si128(ms), hi_shift = _mm_cvtsi32_si128(16 - ms);
+        const __m256i unbias = unbias_plus(0), low16 = splat(0xffff);
+        const Coefs<T::v[Phase]> cf;
+        for (int b = 0; b < blocks_; b++) {
+            const ptrdiff_t o = 16 * b;
+            const int c = col0_ + 16 * b;
+            __m256i z0, z1, y0, y1;
+            for (int q = kX; q <= kY; q++) {
+                vsum<T::v[Phase]>(pairs, cf, o + q * kSpan, z0, z1);
+                z0 = _mm256_srl_epi32(_mm256_add_epi32(z0, mean_add), mean_shift);
+                z1 = _mm256_srl_epi32(_mm256_add_epi32(z1, mean_add), mean_shift);
+                st(row_plane(q) + c, pack_biased(z0, z1));
+            }
+            for (int q = 0; q < 3; q++) {
+                // t = (A << (16 - s)) + ((B + round) >> s) with A, B the
+                // high and low halves' sums: 2^16 A + B rounded by s bits
+                vsum<T::v[Phase]>(pairs, cf, o + (kXXlo + q) * kSpan, z0, z1);
+                z0 = _mm256_srl_epi32(_mm256_add_epi32(z0, mom_add), mom_shift);
+                z1 = _mm256_srl_epi32(_mm256_add_epi32(z1, mom_add), mom_shift);
+                if constexpr (NP == kPlanes) {
+                    vsum<T::v[Phase]>(pairs, cf, o + (kXXhi + q) * kSpan, y0, y1);
+                    z0 = _mm256_add_epi32(z0, _mm256_sll_epi32(_mm256_add_epi32(y0, unbias), hi_shift));
+                    z1 = _mm256_add_epi32(z1, _mm256_sll_epi32(_mm256_add_epi32(y1, unbias), hi_shift));
+                }
+                st(row_plane(kXXlo + q) + c, pack_biased(_mm256_and_si256(z0, low16), _mm256_and_si256(z1, low16)));
+                st(row_plane(kXXhi + q) + c, pack_biased(_mm256_srli_epi32(z0, 16), _mm256_srli_epi32(z1, 16)));
+            }
+        }
+        mirror(kPlanes, s0_ - T::r, s1_ + T::r);
+
+        StatAcc acc;
+        const __m256i lane = _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14);
+        const __m256i carry_add = unbias_plus(ev::kHorizontalRound);
+        const Coefs<T::h> hc;
+        for (int j0 = s0_; j0 < s1_; j0 += 16) {
+            // outputs j0 + e + 2 m (parity e, m = 0..7); pair t of taps
+            // starts at position j0 + e - r + 2 t
+            __m256i v[kPlanes][2];
+            for (int q = 0; q < kPlanes; q++) hsum<T::h>(row_plane(q) + j0 - T::r, hc, v[q][0], v[q][1]);
+            for (int e = 0; e < 2; e++) {
+                const __m256i mu1 = _mm256_add_epi32(v[kX][e], unbias), mu2 = _mm256_add_epi32(v[kY][e], unbias);
+                __m256i mom[3];
+                for (int q = 0; q < 3; q++)
+                    mom[q] = _mm256_add_epi32(_mm256_add_epi32(v[kXXhi + q][e], unbias),
+                                              _mm256_srli_epi32(_mm256_add_epi32(v[kXXlo + q][e], carry_add), 16));
+                const __m256i s1 = _mm256_sub_epi32(mom[0], mean_product(mu1, mu1));
+                const __m256i s2 = _mm256_sub_epi32(mom[1], mean_product(mu2, mu2));
+                const __m256i s12 = _mm256_sub_epi32(mom[2], mean_product(mu1, mu2));
+                // lanes of outputs past the strip do not count
+                const __m256i valid = _mm256_cmpgt_epi32(splat(s1_ - j0 - e), lane);
+                stat4(k_, lo_pd(s1), lo_pd(s2), lo_pd(s12), lo_mask(valid), acc);
+                stat4(k_, hi_pd(s1), hi_pd(s2), hi_pd(s12), hi_mask(valid), acc);
+            }
+        }
+        ev::Sums row;
+        row.num_log = hsum_i64(acc.num_log);
+        row.den_log = hsum_i64(acc.den_log);
+        row.den_non_log = hsum_i64(acc.den_non_log);
+        row.num_non_log = hsum_i64(pd_to_i64(acc.num_non_log));
+        sums.add(row);
+    }
+
+    // Row o of the next scale: the vertical pass at input row 2o, then the
+    // even columns of the horizontal pass.
+    template <int Phase>
+    void halve_row(int o) {
+        const int i = 2 * o;
+        const int32_t* pairs[H::r + 1];
+        const int first = floor_half(i - H::r);
+        for (int q = 0; q <= H::r; q++) pairs[q] = slot(first + q);
+        const __m256i add = unbias_plus(static_cast<uint32_t>(a_.halve_rounding.round));
+        const __m128i shift = _mm_cvtsi32_si128(a_.halve_rounding.shift);
+        // the columns the even outputs of the strip read
+        const int from = std::max(0, s0_ - H::r), to = std::min(im_.w, s1_ + H::r);
+        const Coefs<H::v[Phase]> cf;
+        for (int b = (from - col0_) / 16; 16 * b + col0_ < to; b++)
+            for (int q = kX; q <= kY; q++) {
+                __m256i z0, z1;
+                vsum<H::v[Phase]>(pairs, cf, 16 * b + q * kSpan, z0, z1);
+                z0 = _mm256_srl_epi32(_mm256_add_epi32(z0, add), shift);
+                z1 = _mm256_srl_epi32(_mm256_add_epi32(z1, add), shift);
+                st(row_plane(q) + col0_ + 16 * b, pack_biased(z0, z1));
+            }
+        mirror(2, s0_ - H::r, s1_ + H::r);
+
+        const __m256i add_h = unbias_plus(ev::kHorizontalRound);
+        const Coefs<H::h> hc;
+        const int o_end = std::min(s1_ / 2, im_.w / 2);
+        uint16_t* dst[2] = {a_.ref_out + a_.out_stride * o, a_.dis_out + a_.out_stride * o};
+        for (int o0 = s0_ / 2; o0 < o_end; o0 += 8) {
+            __m256i v[2], odd;
+            for (int q = 0; q < 2; q++) {
+                hsum<H::h>(row_plane(q) + 2 * o0 - H::r, hc, v[q], odd);  // the odd outputs go unused
+                v[q] = _mm256_add_epi32(v[q], add_h);
+            }
+            for (int q = 0; q < 2; q++) {
+                const __m256i s = _mm256_srli_epi32(v[q], ev::kHorizontalShift);
+                const __m128i r = _mm_packus_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
+                if (o0 + 8 <= o_end) {
+                    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst[q] + o0), r);
+                } else {
+                    alignas(16) uint16_t tmp[8];
+                    _mm_store_si128(reinterpret_cast<__m128i*>(tmp), r);
+                    std::memcpy(dst[q] + o0, tmp, sizeof(uint16_t) * static_cast<size_t>(o_end - o0));
+                }
+            }
+        }
+    }
+
+    const ScaleArgs& a_;
+    const ScaleImage& im_;
+    ScratchAvx2& s_;
+    int s0_, s1_;
+    bool bytes_;
+    int ring_r_ = 0, planes_ = 0;
+    int col0_ = 0, col1_ = 0, blocks_ = 0;
+    int16_t* row0_;  // row-buffer plane 0, indexed by image column (plane q is q * kRowLen further)
+    StatConsts k_;
+};
+
+template <int S, int NP>
+void pass(const ScaleArgs& a, ScratchAvx2& s, ev::Sums& sums) {
+    for (int s0 = 0; s0 < a.in.w; s0 += kStrip) Strip<S, NP>(a, s, s0, std::min(a.in.w, s0 + kStrip)).run(sums);
 }
 
-constexpr Kernels kAvx2{"avx2", stat_row_avx2, halve_row_avx2};
+std::unique_ptr<ScaleScratch> make_scratch_avx2(int) { return std::make_unique<ScratchAvx2>(); }
+
+void scale_pass_avx2(const ScaleArgs& a, ScaleScratch& scratch, ev::Sums& sums) {
+    ScratchAvx2& s = static_cast<ScratchAvx2&>(scratch);
+    ev::Sums scale;
+    switch (a.scale) {
+    case 0:
+        if (a.in.bits == 8) pass<0, 5>(a, s, scale);
+        else pass<0, kPlanes>(a, s, scale);
+        break;
+    case 1: pass<1, kPlanes>(a, s, scale); break;
+    case 2: pass<2, kPlanes>(a, s, scale); break;
+    default: pass<3, kPlanes>(a, s, scale);
+    }
+    if (a.stat) sums.add(scale);
+}
+
+constexpr Kernels kAvx2{"avx2", make_scratch_avx2, scale_pass_avx2};
 
 }  // namespace
 
