@@ -22,7 +22,7 @@ struct BandingArgs {
     int pad = 0;                      // window >> 1; at most width and height
     const Plan* plan = nullptr;       // levels, differences and tables
     uint16_t* levels = nullptr;       // scratch: width * height histogram levels
-    uint8_t* columns = nullptr;       // scratch: (width + 2 * pad) * plan->levels.row counts
+    uint8_t* columns = nullptr;       // scratch: banding_scratch_bytes(width, pad, plan->levels)
     float* values = nullptr;          // out: width * height, row-major, no padding
 };
 
@@ -61,6 +61,12 @@ struct Kernels {
     BandingStats (*banding)(const BandingArgs& args);
 };
 
+// Bytes of one histogram level (or column) in the banding scratch: every
+// column of the window's reach, an empty one, and room for whole-vector reads.
+inline ptrdiff_t banding_row_bytes(int width, int pad) { return (width + 2 * pad + 1 + 64 + 31) / 32 * 32; }
+inline size_t banding_scratch_bytes(int width, int pad, const Levels& l) {
+    return static_cast<size_t>(banding_row_bytes(width, pad)) * static_cast<size_t>(l.row);
+}
 inline size_t mask_scratch_bytes(int width) { return static_cast<size_t>(kMaskFilter + 1) * width + 2 * kMaskPad; }
 // Pictures and masks are allocated with this many spare elements past their
 // last row: SIMD loads may read (and ignore) a few of them.

@@ -68,7 +68,7 @@ Workspace::Workspace(const Plan& plan) {
     mask_rows.resize(mask_scratch_bytes(w));
     mode_rows.resize(area(w, 3));
     levels.resize(area(w, h));
-    columns.resize(area(w + 2 * (widest_window(plan) >> 1), plan.levels.row));
+    columns.resize(banding_scratch_bytes(w, widest_window(plan) >> 1, plan.levels));
     values.resize(area(w, h));
     selection.resize(area(w, h));
 }

@@ -78,7 +78,7 @@ struct BandingRun {
 BandingRun run_banding(const Kernels& k, const oracle::Picture10& p, int pad, const Plan& plan) {
     BandingRun run;
     run.levels.resize(p.value.size());
-    run.columns.resize(static_cast<size_t>(p.w + 2 * pad) * plan.levels.row);
+    run.columns.resize(banding_scratch_bytes(p.w, pad, plan.levels));
     run.values.assign(p.value.size(), -1.0f);
     BandingArgs a;
     a.image = p.value.data();
@@ -98,7 +98,9 @@ BandingRun run_banding(const Kernels& k, const oracle::Picture10& p, int pad, co
 void expect_same_stats(const BandingStats& want, const BandingStats& got) {
     EXPECT_EQ(want.nonzero, got.nonzero);
     EXPECT_EQ(want.smallest, got.smallest);
-    if (want.nonzero && order_free(want.sum, want.smallest)) EXPECT_EQ(want.sum, got.sum);
+    if (want.nonzero && order_free(want.sum, want.smallest)) {
+        EXPECT_EQ(want.sum, got.sum);
+    }
 }
 
 TEST(CambiKernels, ConvertRow) {
