@@ -13,7 +13,8 @@ namespace speedqa::cambi {
 // The banding pass of one scale: for every pixel of the mask whose value is
 // in the band, the largest banding value over the visible level differences,
 // from the counts of masked pixels of each value in its window (the window
-// clipped to the picture); 0 elsewhere.
+// clipped to the picture); 0 elsewhere. Most values are 0: the pass writes
+// which pixels have a nonzero one, and those values in row-major order.
 struct BandingArgs {
     const uint16_t* image = nullptr;  // mode-filtered 10-bit values
     const uint8_t* mask = nullptr;    // 0 or 1
@@ -23,12 +24,21 @@ struct BandingArgs {
     const Plan* plan = nullptr;       // levels, differences and tables
     uint16_t* levels = nullptr;       // scratch: width * height histogram levels
     uint8_t* columns = nullptr;       // scratch: banding_scratch_bytes(width, pad, plan->levels)
-    float* values = nullptr;          // out: width * height, row-major, no padding
+    // out: bit i (of words of 64, from the lowest) set where pixel i =
+    // r * width + c has a nonzero value; banding_bits_words(width * height)
+    // words, all written.
+    uint64_t* nonzero = nullptr;
+    // out: the nonzero values in row-major order; room for
+    // banding_values_room(width * height) floats.
+    float* values = nullptr;
 };
+
+inline size_t banding_bits_words(size_t n) { return n / 64 + 2; }
+inline size_t banding_values_room(size_t n) { return n + 16; }
 
 // What the pooling needs to know of the values without sorting them.
 struct BandingStats {
-    long long nonzero = 0;
+    long long nonzero = 0;  // values written
     float smallest = 0;  // the smallest nonzero value, 0 when none
     // The sum of all values in an unspecified order: exact (so equal in any
     // order) when it is below 2^53 units of the smallest value's last bit,

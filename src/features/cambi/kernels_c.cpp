@@ -132,15 +132,12 @@ void banding_row(const BandingArgs& a, int r, BandingStats& st) {
     const Levels& l = p.levels;
     const int tracked = l.margin, nd = p.num_diffs, pad = a.pad;
     const uint16_t* lv = a.levels + r * a.width;
-    float* out = a.values + r * a.width;
+    const size_t first_pixel = static_cast<size_t>(r) * static_cast<size_t>(a.width);
     uint16_t counts[128];
     int lo = -1, at = 0;
     for (int c = 0; c < a.width; c++) {
         const int level = lv[c];
-        if (level == l.uncounted) {
-            out[c] = 0.0f;
-            continue;
-        }
+        if (level == l.uncounted) continue;
         if (lo < 0 || level - nd < lo || level + nd >= lo + tracked || c - at > 2 * pad + 1) {
             lo = level - tracked / 2;
             at = c;
@@ -157,8 +154,10 @@ void banding_row(const BandingArgs& a, int r, BandingStats& st) {
             }
         }
         const float v = pixel_value(p, counts, level - lo, level);
-        out[c] = v;
         if (v != 0.0f) {
+            const size_t i = first_pixel + static_cast<size_t>(c);
+            a.nonzero[i / 64] |= uint64_t{1} << (i % 64);
+            a.values[st.nonzero] = v;
             st.smallest = st.nonzero == 0 ? v : std::min(st.smallest, v);
             st.nonzero++;
             st.sum += v;
@@ -168,6 +167,7 @@ void banding_row(const BandingArgs& a, int r, BandingStats& st) {
 
 BandingStats banding_c(const BandingArgs& a) {
     fill_levels(a);
+    std::memset(a.nonzero, 0, banding_bits_words(static_cast<size_t>(a.width) * a.height) * sizeof(uint64_t));
     std::memset(a.columns, 0, static_cast<size_t>(a.width + 2 * a.pad) * static_cast<size_t>(a.plan->levels.row));
     for (int r = 0; r < a.pad; r++) update_columns(a, r, 1);
     BandingStats st;

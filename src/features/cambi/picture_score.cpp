@@ -69,8 +69,9 @@ Workspace::Workspace(const Plan& plan) {
     mode_rows.resize(area(w, 3));
     levels.resize(area(w, h));
     columns.resize(banding_scratch_bytes(w, widest_window(plan) >> 1, plan.levels));
-    values.resize(area(w, h));
-    selection.resize(area(w, h));
+    nonzero.resize(banding_bits_words(area(w, h)));
+    values.resize(banding_values_room(area(w, h)));
+    pooling.resize(area(w, h));
 }
 
 double picture_score(const Picture& picture, const ImagePlan& ip, const Plan& plan, const Kernels& k, Workspace& ws,
@@ -93,9 +94,10 @@ double picture_score(const Picture& picture, const ImagePlan& ip, const Plan& pl
         a.plan = &plan;
         a.levels = ws.levels.data();
         a.columns = ws.columns.data();
+        a.nonzero = ws.nonzero.data();
         a.values = ws.values.data();
         const BandingStats st = k.banding(a);
-        means[s] = topk_mean(ws.values.data(), w * h, st, plan.topk, ws.selection.data());
+        means[s] = topk_mean(ws.nonzero.data(), ws.values.data(), w * h, st, plan.topk, ws.pooling.data());
     }
     return weighted_score(means, ip.window);
 }

@@ -308,6 +308,20 @@ inline unsigned hmin_epu16(__m256i v) {
 }
 
 constexpr int kLanes = 16;        // pixels of a block
+
+// For each 8-bit mask, the lanes whose bit is set, in order: packs the
+// nonzero values of 8 lanes to the front.
+struct PackTable {
+    uint32_t lanes[256][8];
+    constexpr PackTable() : lanes() {
+        for (int m = 0; m < 256; m++) {
+            int k = 0;
+            for (int i = 0; i < 8; i++)
+                if (m >> i & 1) lanes[m][k++] = static_cast<uint32_t>(i);
+        }
+    }
+};
+constexpr PackTable kPack;
 constexpr int kMaxSpan = 8;       // levels a block's pixels may span to be done together
 constexpr int kMaxLevels = 1280;  // histogram levels of any plan (Levels::row)
 
@@ -327,12 +341,16 @@ struct RowPass {
     __m256d sum = _mm256_setzero_pd();
     __m256 smallest = _mm256_set1_ps(__builtin_inff());
     long long nonzero = 0;
+    size_t first_pixel = 0;  // of the current row
 
     RowPass(const BandingArgs& args, const LevelRows& r, const int* w)
         : a(args), p(*args.plan), rows(r), window(2 * args.pad + 1), weight(w) {
         for (int u = 0; u < kMaxLevels; u++) carried_at[u] = -1;
     }
-    void start_row(int r) { row_key = static_cast<long long>(r) * (a.width + 2 * kLanes) + kLanes; }
+    void start_row(int r) {
+        row_key = static_cast<long long>(r) * (a.width + 2 * kLanes) + kLanes;
+        first_pixel = static_cast<size_t>(r) * static_cast<size_t>(a.width);
+    }
 
     // Window counts of level u at columns c0 .. c0 + 15.
     __m256i counts(int u, int c0) {
@@ -357,10 +375,17 @@ struct RowPass {
         return _mm256_mul_ps(product, rcp);
     }
 
-    void account(__m256 v) {
+    // Writes the nonzero values of 8 lanes from pixel i on (mask bits 0..7).
+    void emit(__m256 v, size_t i) {
         const __m256 zero = _mm256_setzero_ps();
         const __m256 is_zero = _mm256_cmp_ps(v, zero, _CMP_EQ_OQ);
-        nonzero += 8 - __builtin_popcount(static_cast<unsigned>(_mm256_movemask_ps(is_zero)));
+        const unsigned m = ~static_cast<unsigned>(_mm256_movemask_ps(is_zero)) & 0xffu;
+        if (!m) return;
+        const __m256i lanes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(kPack.lanes[m]));
+        _mm256_storeu_ps(a.values + nonzero, _mm256_permutevar8x32_ps(v, lanes));
+        nonzero += __builtin_popcount(m);
+        a.nonzero[i / 64] |= static_cast<uint64_t>(m) << (i % 64);
+        if (i % 64 > 56) a.nonzero[i / 64 + 1] |= static_cast<uint64_t>(m) >> (64 - i % 64);
         sum = _mm256_add_pd(sum, _mm256_cvtps_pd(_mm256_castps256_ps128(v)));
         sum = _mm256_add_pd(sum, _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1)));
         smallest = _mm256_min_ps(smallest, _mm256_blendv_ps(v, _mm256_set1_ps(__builtin_inff()), is_zero));
@@ -387,7 +412,7 @@ struct RowPass {
     }
 
     // 16 pixels from column c0 (n of them inside the picture).
-    void block(const uint16_t* lv_row, int c0, int n, float* out) {
+    void block(const uint16_t* lv_row, int c0, int n) {
         const Levels& l = p.levels;
         const int nd = p.num_diffs;
         const __m256i none = _mm256_set1_epi16(static_cast<short>(l.uncounted));
@@ -400,15 +425,7 @@ struct RowPass {
             levels = _mm256_load_si256(reinterpret_cast<const __m256i*>(lv));
         }
         const __m256i counted = _mm256_andnot_si256(_mm256_cmpeq_epi16(levels, none), _mm256_set1_epi16(-1));
-        if (_mm256_testz_si256(counted, counted)) {
-            if (n == kLanes) {
-                _mm256_storeu_ps(out, _mm256_setzero_ps());
-                _mm256_storeu_ps(out + 8, _mm256_setzero_ps());
-            } else {
-                for (int i = 0; i < n; i++) out[i] = 0.0f;
-            }
-            return;
-        }
+        if (_mm256_testz_si256(counted, counted)) return;
         _mm256_store_si256(reinterpret_cast<__m256i*>(lv), levels);
         alignas(32) float v[kLanes] = {};
         // Uncounted is above every counted level: the minimum is a counted one.
@@ -452,20 +469,15 @@ struct RowPass {
             _mm256_store_ps(v, best_lo);
             _mm256_store_ps(v + 8, best_hi);
         }
-        account(_mm256_load_ps(v));
-        account(_mm256_load_ps(v + 8));
-        if (n == kLanes) {
-            _mm256_storeu_ps(out, _mm256_load_ps(v));
-            _mm256_storeu_ps(out + 8, _mm256_load_ps(v + 8));
-        } else {
-            for (int i = 0; i < n; i++) out[i] = v[i];
-        }
+        emit(_mm256_load_ps(v), first_pixel + static_cast<size_t>(c0));
+        emit(_mm256_load_ps(v + 8), first_pixel + static_cast<size_t>(c0) + 8);
     }
 };
 
 BandingStats banding_avx2(const BandingArgs& a) {
     const Plan& p = *a.plan;
     fill_levels(a);
+    std::memset(a.nonzero, 0, banding_bits_words(static_cast<size_t>(a.width) * a.height) * sizeof(uint64_t));
     const LevelRows rows{a.columns, banding_row_bytes(a.width, a.pad), a.pad};
     std::memset(a.columns, 0, static_cast<size_t>(rows.len) * static_cast<size_t>(p.levels.row));
     // The first window: rows 0 .. pad - 1 (slide_columns adds row r + pad).
@@ -482,7 +494,7 @@ BandingStats banding_avx2(const BandingArgs& a) {
         pass.start_row(r);
         for (int c0 = 0; c0 < a.width; c0 += kLanes) {
             const int n = a.width - c0 < kLanes ? a.width - c0 : kLanes;
-            pass.block(a.levels + r * a.width, c0, n, a.values + r * a.width + c0);
+            pass.block(a.levels + r * a.width, c0, n);
         }
     }
     BandingStats st;
