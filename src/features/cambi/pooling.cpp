@@ -18,12 +18,6 @@ uint64_t below(int w, long long end) {
     return end - base >= 64 ? ~uint64_t{0} : end <= base ? 0 : (uint64_t{1} << (end - base)) - 1;
 }
 
-// The j-th (from 0) set bit of m, alone.
-uint64_t nth_bit(uint64_t m, int j) {
-    for (; j > 0; j--) m &= m - 1;
-    return m & (~m + 1);
-}
-
 // The nonzero pixels from `from` down, one by one.
 struct Downward {
     const uint64_t* bits;
@@ -77,11 +71,18 @@ bool mean_after_zero_pivot(const uint64_t* nonzero, const float* values, long lo
         const uint64_t in = below(w, front);
         const uint64_t own = nonzero[w] & in, slots = ~nonzero[w] & in;
         const int z = std::popcount(slots);
-        uint64_t moved = 0;
-        for (; y >= front && n - y <= zeros_before + z; y = tail.next())
-            moved |= nth_bit(slots, static_cast<int>(n - y - zeros_before - 1));
-        for (uint64_t all = own | moved; all; all &= all - 1)
-            sum += (own & all & (~all + 1)) ? values[left++] : values[last--];
+        uint64_t moved = 0, walk = slots;
+        for (long long passed = 0; y >= front && n - y <= zeros_before + z; y = tail.next()) {
+            for (; passed < n - y - zeros_before - 1; passed++) walk &= walk - 1;
+            moved |= walk & (~walk + 1);
+        }
+        for (uint64_t all = own | moved; all; all &= all - 1) {
+            // the next value from the front or from the tail, without a branch
+            const long long mine = (own & all & (~all + 1)) != 0;
+            sum += values[mine ? left : last];
+            left += mine;
+            last -= 1 - mine;
+        }
         zeros_before += z;
     }
     *mean = sum / k;

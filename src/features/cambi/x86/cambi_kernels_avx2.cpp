@@ -337,6 +337,7 @@ struct RowPass {
     uint16_t carried[kMaxLevels];
     long long carried_at[kMaxLevels];
     long long row_key = 0;  // key of column c of the current row: row_key + c
+    int span_blocks;        // 32-byte reads covering the bytes of 16 windows
     // Stats, in any order (see BandingStats).
     __m256d sum = _mm256_setzero_pd();
     __m256 smallest = _mm256_set1_ps(__builtin_inff());
@@ -344,7 +345,7 @@ struct RowPass {
     size_t first_pixel = 0;  // of the current row
 
     RowPass(const BandingArgs& args, const LevelRows& r, const int* w)
-        : a(args), p(*args.plan), rows(r), window(2 * args.pad + 1), weight(w) {
+        : a(args), p(*args.plan), rows(r), window(2 * args.pad + 1), weight(w), span_blocks((2 * args.pad + 17 + 31) / 32) {
         for (int u = 0; u < kMaxLevels; u++) carried_at[u] = -1;
     }
     void start_row(int r) {
@@ -352,9 +353,22 @@ struct RowPass {
         first_pixel = static_cast<size_t>(r) * static_cast<size_t>(a.width);
     }
 
+    // Whether level u has no pixel in the windows of columns c0 .. c0 + 15
+    // (row bytes c0 .. c0 + 2 pad + 16; a few more are read).
+    bool empty(const uint8_t* row, int c0) const {
+        __m256i any = load256(row + c0);
+        for (int b = 1; b < span_blocks; b++) any = _mm256_or_si256(any, load256(row + c0 + 32 * b));
+        return _mm256_testz_si256(any, any);
+    }
+
     // Window counts of level u at columns c0 .. c0 + 15.
     __m256i counts(int u, int c0) {
         const uint8_t* row = rows.row(u);
+        if (empty(row, c0)) {
+            carried[u] = 0;
+            carried_at[u] = row_key + c0 + kLanes - 1;
+            return _mm256_setzero_si256();
+        }
         const int before = carried_at[u] == row_key + c0 - 1 ? carried[u] : window(row + c0);
         const __m256i in = _mm256_cvtepu8_epi16(load128(row + c0 + 2 * a.pad + 1));
         const __m256i out = _mm256_cvtepu8_epi16(load128(row + c0));
