@@ -10,20 +10,34 @@
 
 namespace speedqa::cambi {
 
+// One scale's filtering: the 3-tap mode along rows, then along columns of
+// that, in place (the first and last rows and columns keep their values);
+// the histogram level of every pixel (Levels: the masked pixels of the band
+// are counted); and, when `decimate`, the next scale: every other row and
+// column of the filtered picture and of the mask, moved to the top of the
+// buffers (each row is moved once it has been used).
+struct ScaleArgs {
+    uint16_t* image = nullptr;  // 10-bit values
+    uint8_t* mask = nullptr;    // 0 or 1
+    ptrdiff_t stride = 0;       // of image and mask, in elements
+    int width = 0, height = 0;
+    const Levels* levels = nullptr;
+    uint16_t* level_out = nullptr;  // width * height, row-major, no padding
+    bool decimate = false;
+    uint16_t* scratch = nullptr;    // 3 * width
+};
+
 // The banding pass of one scale: for every pixel of the mask whose value is
 // in the band, the largest banding value over the visible level differences,
 // from the counts of masked pixels of each value in its window (the window
 // clipped to the picture); 0 elsewhere. Most values are 0: the pass writes
 // which pixels have a nonzero one, and those values in row-major order.
 struct BandingArgs {
-    const uint16_t* image = nullptr;  // mode-filtered 10-bit values
-    const uint8_t* mask = nullptr;    // 0 or 1
-    ptrdiff_t stride = 0;             // of image and mask, in elements
+    const uint16_t* levels = nullptr;  // width * height histogram levels (ScaleArgs::level_out)
     int width = 0, height = 0;
-    int pad = 0;                      // window >> 1; at most width and height
-    const Plan* plan = nullptr;       // levels, differences and tables
-    uint16_t* levels = nullptr;       // scratch: width * height histogram levels
-    uint8_t* columns = nullptr;       // scratch: banding_scratch_bytes(width, pad, plan->levels)
+    int pad = 0;                       // window >> 1; at most width and height
+    const Plan* plan = nullptr;        // levels, differences and tables
+    uint8_t* columns = nullptr;        // scratch: banding_scratch_bytes(width, pad, plan->levels)
     // out: bit i (of words of 64, from the lowest) set where pixel i =
     // r * width + c has a nonzero value; banding_bits_words(width * height)
     // words, all written.
@@ -65,9 +79,7 @@ struct Kernels {
     // Keeps every other row and column of image and mask, in place: the new
     // size is width x height.
     void (*decimate)(uint16_t* image, uint8_t* mask, ptrdiff_t stride, int width, int height);
-    // The 3-tap mode along rows, then along columns of that, in place; the
-    // first and last rows and columns keep their values. scratch: 3 * width.
-    void (*mode_filter)(uint16_t* image, ptrdiff_t stride, int width, int height, uint16_t* scratch);
+    void (*filter_scale)(const ScaleArgs& args);
     BandingStats (*banding)(const BandingArgs& args);
 };
 

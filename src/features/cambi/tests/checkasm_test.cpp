@@ -90,19 +90,16 @@ void sparse(const std::vector<float>& dense, std::vector<uint64_t>& bits, std::v
 
 BandingRun run_banding(const Kernels& k, const oracle::Picture10& p, int pad, const Plan& plan) {
     BandingRun run;
-    run.levels.resize(p.value.size());
+    run.levels = oracle::levels(p, plan.levels);
     run.columns.resize(banding_scratch_bytes(p.w, pad, plan.levels));
     run.nonzero.assign(banding_bits_words(p.value.size()), ~uint64_t{0});
     run.values.assign(banding_values_room(p.value.size()), -1.0f);
     BandingArgs a;
-    a.image = p.value.data();
-    a.mask = p.mask.data();
-    a.stride = p.w;
+    a.levels = run.levels.data();
     a.width = p.w;
     a.height = p.h;
     a.pad = pad;
     a.plan = &plan;
-    a.levels = run.levels.data();
     a.columns = run.columns.data();
     a.nonzero = run.nonzero.data();
     a.values = run.values.data();
@@ -224,20 +221,57 @@ TEST(CambiKernels, Decimate) {
         }
 }
 
-TEST(CambiKernels, ModeFilter) {
+TEST(CambiKernels, FilterScale) {
     std::mt19937 rng(5);
+    const Plan plan = plan_for("cambi");
     for (const auto& s : kSizes)
-        for (Kind kind : kKinds) {
-            const int w = s[0], h = s[1];
-            const oracle::Picture10 p = picture(w, h, kind, 1020, 1.0, rng);
-            const std::vector<uint16_t> want = oracle::mode_filter(p);
-            std::vector<uint16_t> scratch(static_cast<size_t>(3) * w);
-            for (const Kernels* k : [&] { auto v = simd_variants(); v.insert(v.begin(), &kernels_c()); return v; }()) {
-                std::vector<uint16_t> got = p.value;
-                k->mode_filter(got.data(), w, w, h, scratch.data());
-                ASSERT_EQ(got, want) << k->name << " " << w << "x" << h;
+        for (Kind kind : kKinds)
+            for (bool decimate : {false, true}) {
+                const int w = s[0], h = s[1];
+                oracle::Picture10 p = picture(w, h, kind, kind == Kind::random ? 0 : 560, 0.7, rng);
+                // The definition: mode filter, levels of the filtered picture, every other row and column.
+                oracle::Picture10 filtered = p;
+                filtered.value = oracle::mode_filter(p);
+                const std::vector<uint16_t> want_levels = oracle::levels(filtered, plan.levels);
+                std::vector<uint16_t> image_c;
+                std::vector<uint8_t> mask_c;
+                for (const Kernels* k : [&] { auto v = simd_variants(); v.insert(v.begin(), &kernels_c()); return v; }()) {
+                    std::vector<uint16_t> image = p.value, levels(p.value.size()), scratch(static_cast<size_t>(3) * w);
+                    std::vector<uint8_t> mask = p.mask;
+                    image.resize(image.size() + kSpare);
+                    mask.resize(mask.size() + kSpare);
+                    ScaleArgs a;
+                    a.image = image.data();
+                    a.mask = mask.data();
+                    a.stride = w;
+                    a.width = w;
+                    a.height = h;
+                    a.levels = &plan.levels;
+                    a.level_out = levels.data();
+                    a.decimate = decimate;
+                    a.scratch = scratch.data();
+                    k->filter_scale(a);
+                    ASSERT_EQ(levels, want_levels) << k->name << " " << w << "x" << h;
+                    if (!decimate) {
+                        image.resize(p.value.size());
+                        ASSERT_EQ(image, filtered.value) << k->name << " " << w << "x" << h;
+                    } else {
+                        for (int r = 0; 2 * r < h; r++)
+                            for (int c = 0; 2 * c < w; c++) {
+                                ASSERT_EQ(image[static_cast<size_t>(r) * w + c], filtered.at(2 * r, 2 * c)) << k->name;
+                                ASSERT_EQ(mask[static_cast<size_t>(r) * w + c], p.mask[static_cast<size_t>(2 * r) * w + 2 * c]) << k->name;
+                            }
+                    }
+                    // Every variant leaves the buffers as the C reference does.
+                    if (k == &kernels_c()) {
+                        image_c = image;
+                        mask_c = mask;
+                    } else {
+                        EXPECT_EQ(image, image_c) << k->name;
+                        EXPECT_EQ(mask, mask_c) << k->name;
+                    }
+                }
             }
-        }
 }
 
 const char* const kPlans[] = {

@@ -180,23 +180,72 @@ inline __m256i mode3_v(__m256i a, __m256i b, __m256i c) {
     return _mm256_blendv_epi8(_mm256_blendv_epi8(smallest, b, b_twice), a, a_twice);
 }
 
-void mode_filter_avx2(uint16_t* image, ptrdiff_t stride, int w, int h, uint16_t* scratch) {
+// Row m of the scale is final: its levels, and its share of the next scale.
+void finish_row(const ScaleArgs& a, int m) {
+    const Levels& l = *a.levels;
+    const uint16_t* img = a.image + m * a.stride;
+    const uint8_t* msk = a.mask + m * a.stride;
+    uint16_t* lv = a.level_out + m * a.width;
+    const __m256i base = _mm256_set1_epi16(static_cast<short>(l.band_base));
+    const __m256i last = _mm256_set1_epi16(static_cast<short>(l.band_size - 1));
+    const __m256i margin = _mm256_set1_epi16(static_cast<short>(l.margin));
+    const __m256i uncounted = _mm256_set1_epi16(static_cast<short>(l.uncounted));
+    int c = 0;
+    if (l.band_size > 0)
+        for (; c + 16 <= a.width; c += 16) {
+            const __m256i x = _mm256_sub_epi16(load256(img + c), base);
+            const __m256i in_band = _mm256_cmpeq_epi16(_mm256_min_epu16(x, last), x);
+            const __m256i masked = _mm256_cmpgt_epi16(_mm256_cvtepu8_epi16(load128(msk + c)), _mm256_setzero_si256());
+            store256(lv + c, _mm256_blendv_epi8(uncounted, _mm256_add_epi16(x, margin), _mm256_and_si256(in_band, masked)));
+        }
+    for (; c < a.width; c++) {
+        const unsigned x = static_cast<unsigned>(img[c] - l.band_base);
+        lv[c] = static_cast<uint16_t>(msk[c] && x < static_cast<unsigned>(l.band_size) ? x + l.margin : l.uncounted);
+    }
+    if (!a.decimate || m % 2) return;
+    uint16_t* next = a.image + (m / 2) * a.stride;
+    uint8_t* next_mask = a.mask + (m / 2) * a.stride;
+    const int n = (a.width + 1) / 2;
+    const __m256i low16 = _mm256_set1_epi32(0xffff), low8 = _mm256_set1_epi16(0xff);
+    // In place on row 0: reads stay ahead of writes.
+    int j = 0;
+    for (; j + 16 <= n && 2 * j + 32 <= a.width; j += 16) {
+        const __m256i x = _mm256_and_si256(load256(img + 2 * j), low16);
+        const __m256i y = _mm256_and_si256(load256(img + 2 * j + 16), low16);
+        store256(next + j, _mm256_permute4x64_epi64(_mm256_packus_epi32(x, y), 0xd8));
+    }
+    for (; j < n; j++) next[j] = img[2 * j];
+    j = 0;
+    for (; j + 32 <= n && 2 * j + 64 <= a.width; j += 32) {
+        const __m256i x = _mm256_and_si256(load256(msk + 2 * j), low8);
+        const __m256i y = _mm256_and_si256(load256(msk + 2 * j + 32), low8);
+        store256(next_mask + j, _mm256_permute4x64_epi64(_mm256_packus_epi16(x, y), 0xd8));
+    }
+    for (; j < n; j++) next_mask[j] = msk[2 * j];
+}
+
+void filter_scale_avx2(const ScaleArgs& a) {
+    const int w = a.width, h = a.height;
+    uint16_t* const ring = a.scratch;
     for (int i = 0; i < h; i++) {
-        const uint16_t* in = image + i * stride;
-        uint16_t* filtered = scratch + (i % 3) * w;
+        const uint16_t* in = a.image + i * a.stride;
+        uint16_t* filtered = ring + (i % 3) * w;
         filtered[0] = in[0];
         int j = 1;
         for (; j + 17 <= w; j += 16) store256(filtered + j, mode3_v(load256(in + j - 1), load256(in + j), load256(in + j + 1)));
         for (; j < w - 1; j++) filtered[j] = mode3(in[j - 1], in[j], in[j + 1]);
         filtered[w - 1] = in[w - 1];
         if (i >= 2) {
-            uint16_t* out = image + (i - 1) * stride;
+            uint16_t* out = a.image + (i - 1) * a.stride;
             j = 0;
             for (; j + 16 <= w; j += 16)
-                store256(out + j, mode3_v(load256(scratch + j), load256(scratch + w + j), load256(scratch + 2 * w + j)));
-            for (; j < w; j++) out[j] = mode3(scratch[j], scratch[w + j], scratch[2 * w + j]);
+                store256(out + j, mode3_v(load256(ring + j), load256(ring + w + j), load256(ring + 2 * w + j)));
+            for (; j < w; j++) out[j] = mode3(ring[j], ring[w + j], ring[2 * w + j]);
+            finish_row(a, i - 1);
         }
+        if (i == 0) finish_row(a, 0);
     }
+    if (h >= 2) finish_row(a, h - 1);
 }
 
 // ---- banding values -----------------------------------------------------
@@ -208,34 +257,6 @@ void mode_filter_avx2(uint16_t* image, ptrdiff_t stride, int w, int h, uint16_t*
 // and those of 16 neighbouring columns follow from one of them by a prefix
 // sum of the bytes entering and leaving: a block of 16 pixels gets the counts
 // of every level it needs at once.
-
-void fill_levels(const BandingArgs& a) {
-    const Levels& l = a.plan->levels;
-    const __m256i base = _mm256_set1_epi16(static_cast<short>(l.band_base));
-    const __m256i last = _mm256_set1_epi16(static_cast<short>(l.band_size - 1));
-    const __m256i margin = _mm256_set1_epi16(static_cast<short>(l.margin));
-    const __m256i uncounted = _mm256_set1_epi16(static_cast<short>(l.uncounted));
-    const __m256i zero = _mm256_setzero_si256();
-    for (int r = 0; r < a.height; r++) {
-        const uint16_t* img = a.image + r * a.stride;
-        const uint8_t* msk = a.mask + r * a.stride;
-        uint16_t* lv = a.levels + r * a.width;
-        int c = 0;
-        if (l.band_size > 0)
-            for (; c + 16 <= a.width; c += 16) {
-                const __m256i x = _mm256_sub_epi16(load256(img + c), base);
-                const __m256i in_band = _mm256_cmpeq_epi16(_mm256_min_epu16(x, last), x);
-                const __m256i masked = _mm256_cmpgt_epi16(_mm256_cvtepu8_epi16(load128(msk + c)), zero);
-                const __m256i counted = _mm256_and_si256(in_band, masked);
-                store256(lv + c, _mm256_blendv_epi8(uncounted, _mm256_add_epi16(x, margin), counted));
-            }
-        for (; c < a.width; c++) {
-            const unsigned x = static_cast<unsigned>(img[c] - l.band_base);
-            const bool counted = msk[c] && x < static_cast<unsigned>(l.band_size);
-            lv[c] = static_cast<uint16_t>(counted ? x + l.margin : l.uncounted);
-        }
-    }
-}
 
 // Levels are rows of `len` bytes; column x of the picture is at x + pad + 1.
 struct LevelRows {
@@ -490,7 +511,6 @@ struct RowPass {
 
 BandingStats banding_avx2(const BandingArgs& a) {
     const Plan& p = *a.plan;
-    fill_levels(a);
     std::memset(a.nonzero, 0, banding_bits_words(static_cast<size_t>(a.width) * a.height) * sizeof(uint64_t));
     const LevelRows rows{a.columns, banding_row_bytes(a.width, a.pad), a.pad};
     std::memset(a.columns, 0, static_cast<size_t>(rows.len) * static_cast<size_t>(p.levels.row));
@@ -528,7 +548,7 @@ BandingStats banding_avx2(const BandingArgs& a) {
 
 const Kernels* kernels_avx2() {
     static const Kernels k{"avx2",          convert_row_avx2, antidither_row_avx2, antidither_last_row_avx2,
-                           spatial_mask_avx2, decimate_avx2,  mode_filter_avx2,    banding_avx2};
+                           spatial_mask_avx2, decimate_avx2,  filter_scale_avx2,   banding_avx2};
     return detect_cpu_flags().avx2 ? &k : nullptr;
 }
 
