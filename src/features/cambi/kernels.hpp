@@ -10,25 +10,49 @@
 
 namespace speedqa::cambi {
 
+// One scale's filtering: the 3-tap mode along rows, then along columns of
+// that, in place (the first and last rows and columns keep their values);
+// the histogram level of every pixel (Levels: the masked pixels of the band
+// are counted); and, when `decimate`, the next scale: every other row and
+// column of the filtered picture and of the mask, moved to the top of the
+// buffers (each row is moved once it has been used).
+struct ScaleArgs {
+    uint16_t* image = nullptr;  // 10-bit values
+    uint8_t* mask = nullptr;    // 0 or 1
+    ptrdiff_t stride = 0;       // of image and mask, in elements
+    int width = 0, height = 0;
+    const Levels* levels = nullptr;
+    uint16_t* level_out = nullptr;  // width * height, row-major, no padding
+    bool decimate = false;
+    uint16_t* scratch = nullptr;    // 3 * width
+};
+
 // The banding pass of one scale: for every pixel of the mask whose value is
 // in the band, the largest banding value over the visible level differences,
 // from the counts of masked pixels of each value in its window (the window
-// clipped to the picture); 0 elsewhere.
+// clipped to the picture); 0 elsewhere. Most values are 0: the pass writes
+// which pixels have a nonzero one, and those values in row-major order.
 struct BandingArgs {
-    const uint16_t* image = nullptr;  // mode-filtered 10-bit values
-    const uint8_t* mask = nullptr;    // 0 or 1
-    ptrdiff_t stride = 0;             // of image and mask, in elements
+    const uint16_t* levels = nullptr;  // width * height histogram levels (ScaleArgs::level_out)
     int width = 0, height = 0;
-    int pad = 0;                      // window >> 1; at most width and height
-    const Plan* plan = nullptr;       // levels, differences and tables
-    uint16_t* levels = nullptr;       // scratch: width * height histogram levels
-    uint8_t* columns = nullptr;       // scratch: (width + 2 * pad) * plan->levels.row counts
-    float* values = nullptr;          // out: width * height, row-major, no padding
+    int pad = 0;                       // window >> 1; at most width and height
+    const Plan* plan = nullptr;        // levels, differences and tables
+    uint8_t* columns = nullptr;        // scratch: banding_scratch_bytes(width, pad, plan->levels)
+    // out: bit i (of words of 64, from the lowest) set where pixel i =
+    // r * width + c has a nonzero value; banding_bits_words(width * height)
+    // words, all written.
+    uint64_t* nonzero = nullptr;
+    // out: the nonzero values in row-major order; room for
+    // banding_values_room(width * height) floats.
+    float* values = nullptr;
 };
+
+inline size_t banding_bits_words(size_t n) { return n / 64 + 2; }
+inline size_t banding_values_room(size_t n) { return n + 16; }
 
 // What the pooling needs to know of the values without sorting them.
 struct BandingStats {
-    long long nonzero = 0;
+    long long nonzero = 0;  // values written
     float smallest = 0;  // the smallest nonzero value, 0 when none
     // The sum of all values in an unspecified order: exact (so equal in any
     // order) when it is below 2^53 units of the smallest value's last bit,
@@ -55,12 +79,16 @@ struct Kernels {
     // Keeps every other row and column of image and mask, in place: the new
     // size is width x height.
     void (*decimate)(uint16_t* image, uint8_t* mask, ptrdiff_t stride, int width, int height);
-    // The 3-tap mode along rows, then along columns of that, in place; the
-    // first and last rows and columns keep their values. scratch: 3 * width.
-    void (*mode_filter)(uint16_t* image, ptrdiff_t stride, int width, int height, uint16_t* scratch);
+    void (*filter_scale)(const ScaleArgs& args);
     BandingStats (*banding)(const BandingArgs& args);
 };
 
+// Bytes of one histogram level (or column) in the banding scratch: every
+// column of the window's reach, an empty one, and room for whole-vector reads.
+inline ptrdiff_t banding_row_bytes(int width, int pad) { return (width + 2 * pad + 1 + 64 + 31) / 32 * 32; }
+inline size_t banding_scratch_bytes(int width, int pad, const Levels& l) {
+    return static_cast<size_t>(banding_row_bytes(width, pad)) * static_cast<size_t>(l.row);
+}
 inline size_t mask_scratch_bytes(int width) { return static_cast<size_t>(kMaskFilter + 1) * width + 2 * kMaskPad; }
 // Pictures and masks are allocated with this many spare elements past their
 // last row: SIMD loads may read (and ignore) a few of them.

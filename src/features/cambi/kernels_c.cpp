@@ -75,31 +75,46 @@ void decimate_c(uint16_t* image, uint8_t* mask, ptrdiff_t stride, int w, int h) 
         }
 }
 
-void mode_filter_c(uint16_t* image, ptrdiff_t stride, int w, int h, uint16_t* scratch) {
+// Level of one pixel: counted at value - band_base + margin, or uncounted.
+uint16_t level_of(const Levels& l, uint16_t value, uint8_t masked) {
+    const unsigned in_band = static_cast<unsigned>(value - l.band_base);
+    return static_cast<uint16_t>(masked && in_band < static_cast<unsigned>(l.band_size) ? in_band + l.margin : l.uncounted);
+}
+
+// Row m of the scale is final: its levels, and its share of the next scale.
+void finish_row(const ScaleArgs& a, int m) {
+    const uint16_t* img = a.image + m * a.stride;
+    const uint8_t* msk = a.mask + m * a.stride;
+    uint16_t* lv = a.level_out + m * a.width;
+    for (int c = 0; c < a.width; c++) lv[c] = level_of(*a.levels, img[c], msk[c]);
+    if (!a.decimate || m % 2) return;
+    uint16_t* next = a.image + (m / 2) * a.stride;
+    uint8_t* next_mask = a.mask + (m / 2) * a.stride;
+    for (int c = 0; 2 * c < a.width; c++) {
+        next[c] = img[2 * c];
+        next_mask[c] = msk[2 * c];
+    }
+}
+
+void filter_scale_c(const ScaleArgs& a) {
+    const int w = a.width, h = a.height;
     for (int i = 0; i < h; i++) {
-        const uint16_t* in = image + i * stride;
-        uint16_t* filtered = scratch + (i % 3) * w;
+        const uint16_t* in = a.image + i * a.stride;
+        uint16_t* filtered = a.scratch + (i % 3) * w;
         filtered[0] = in[0];
         for (int j = 1; j < w - 1; j++) filtered[j] = mode3(in[j - 1], in[j], in[j + 1]);
         filtered[w - 1] = in[w - 1];
         // Row i - 1 is replaced once the row below it is filtered; row i
-        // itself is still read unfiltered above.
+        // itself is still read unfiltered above (the next scale's rows go
+        // to rows at most (i - 1) / 2).
         if (i >= 2) {
-            uint16_t* out = image + (i - 1) * stride;
-            for (int j = 0; j < w; j++) out[j] = mode3(scratch[j], scratch[w + j], scratch[2 * w + j]);
+            uint16_t* out = a.image + (i - 1) * a.stride;
+            for (int j = 0; j < w; j++) out[j] = mode3(a.scratch[j], a.scratch[w + j], a.scratch[2 * w + j]);
+            finish_row(a, i - 1);
         }
+        if (i == 0) finish_row(a, 0);  // the first row keeps its values
     }
-}
-
-// Histogram levels of the whole picture.
-void fill_levels(const BandingArgs& a) {
-    const Levels& l = a.plan->levels;
-    for (int r = 0; r < a.height; r++)
-        for (int c = 0; c < a.width; c++) {
-            const unsigned in_band = static_cast<unsigned>(a.image[r * a.stride + c] - l.band_base);
-            const bool counted = a.mask[r * a.stride + c] && in_band < static_cast<unsigned>(l.band_size);
-            a.levels[r * a.width + c] = static_cast<uint16_t>(counted ? in_band + l.margin : l.uncounted);
-        }
+    if (h >= 2) finish_row(a, h - 1);  // and so does the last
 }
 
 // Column x of the picture (x from -pad) counts the levels of its pixels in
@@ -132,15 +147,12 @@ void banding_row(const BandingArgs& a, int r, BandingStats& st) {
     const Levels& l = p.levels;
     const int tracked = l.margin, nd = p.num_diffs, pad = a.pad;
     const uint16_t* lv = a.levels + r * a.width;
-    float* out = a.values + r * a.width;
+    const size_t first_pixel = static_cast<size_t>(r) * static_cast<size_t>(a.width);
     uint16_t counts[128];
     int lo = -1, at = 0;
     for (int c = 0; c < a.width; c++) {
         const int level = lv[c];
-        if (level == l.uncounted) {
-            out[c] = 0.0f;
-            continue;
-        }
+        if (level == l.uncounted) continue;
         if (lo < 0 || level - nd < lo || level + nd >= lo + tracked || c - at > 2 * pad + 1) {
             lo = level - tracked / 2;
             at = c;
@@ -157,8 +169,10 @@ void banding_row(const BandingArgs& a, int r, BandingStats& st) {
             }
         }
         const float v = pixel_value(p, counts, level - lo, level);
-        out[c] = v;
         if (v != 0.0f) {
+            const size_t i = first_pixel + static_cast<size_t>(c);
+            a.nonzero[i / 64] |= uint64_t{1} << (i % 64);
+            a.values[st.nonzero] = v;
             st.smallest = st.nonzero == 0 ? v : std::min(st.smallest, v);
             st.nonzero++;
             st.sum += v;
@@ -167,7 +181,7 @@ void banding_row(const BandingArgs& a, int r, BandingStats& st) {
 }
 
 BandingStats banding_c(const BandingArgs& a) {
-    fill_levels(a);
+    std::memset(a.nonzero, 0, banding_bits_words(static_cast<size_t>(a.width) * a.height) * sizeof(uint64_t));
     std::memset(a.columns, 0, static_cast<size_t>(a.width + 2 * a.pad) * static_cast<size_t>(a.plan->levels.row));
     for (int r = 0; r < a.pad; r++) update_columns(a, r, 1);
     BandingStats st;
@@ -183,7 +197,7 @@ BandingStats banding_c(const BandingArgs& a) {
 
 const Kernels& kernels_c() {
     static const Kernels k{"c",          convert_row_c, antidither_row_c, antidither_last_row_c,
-                           spatial_mask_c, decimate_c,   mode_filter_c,    banding_c};
+                           spatial_mask_c, decimate_c,   filter_scale_c,   banding_c};
     return k;
 }
 

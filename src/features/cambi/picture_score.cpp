@@ -35,16 +35,28 @@ void preprocess(const Picture& pic, const ImagePlan& ip, const Plan& plan, const
     const uint8_t* plane = pic.plane[0];
     uint16_t* img = ws.image.data();
     unsigned largest = 0;
+    // The 2x2 mean follows the conversion a row behind, while both rows are
+    // in cache.
+    auto antidither = [&](int r) {
+        if (!plan.antidither || r < 0) return;
+        if (r + 1 < ip.height) k.antidither_row(img + r * ws.stride, img + (r + 1) * ws.stride, ip.width);
+        else k.antidither_last_row(img + r * ws.stride, ip.width);
+    };
     if (!ip.resampled) {
-        for (int r = 0; r < ip.height; r++)
+        for (int r = 0; r < ip.height; r++) {
             largest = std::max(largest, k.convert_row(img + r * ws.stride, plane + r * pic.stride[0], ip.width, bd));
+            antidither(r - 1);
+        }
+        antidither(ip.height - 1);
     } else {
         for (int r = 0; r < ip.height; r++) {
             const uint8_t* src = plane + static_cast<ptrdiff_t>(ip.source_row[static_cast<size_t>(r)]) * pic.stride[0];
             uint16_t* dst = img + r * ws.stride;
             for (int c = 0; c < ip.width; c++)
                 dst[c] = to_10bit(sample_at(src, ip.source_column[static_cast<size_t>(c)], bd), bd);
+            antidither(r - 1);
         }
+        antidither(ip.height - 1);
         if (bd != 8 && bd != 16)
             for (int r = 0; r < plan.video_height; r++) {
                 const uint8_t* src = plane + r * pic.stride[0];
@@ -52,10 +64,6 @@ void preprocess(const Picture& pic, const ImagePlan& ip, const Plan& plan, const
             }
     }
     check_range(largest, bd, frame);
-    if (plan.antidither) {
-        for (int r = 0; r + 1 < ip.height; r++) k.antidither_row(img + r * ws.stride, img + (r + 1) * ws.stride, ip.width);
-        k.antidither_last_row(img + (ip.height - 1) * ws.stride, ip.width);
-    }
 }
 
 }  // namespace
@@ -68,9 +76,10 @@ Workspace::Workspace(const Plan& plan) {
     mask_rows.resize(mask_scratch_bytes(w));
     mode_rows.resize(area(w, 3));
     levels.resize(area(w, h));
-    columns.resize(area(w + 2 * (widest_window(plan) >> 1), plan.levels.row));
-    values.resize(area(w, h));
-    selection.resize(area(w, h));
+    columns.resize(banding_scratch_bytes(w, widest_window(plan) >> 1, plan.levels));
+    nonzero.resize(banding_bits_words(area(w, h)));
+    values.resize(banding_values_room(area(w, h)));
+    pooling.resize(area(w, h));
 }
 
 double picture_score(const Picture& picture, const ImagePlan& ip, const Plan& plan, const Kernels& k, Workspace& ws,
@@ -78,24 +87,33 @@ double picture_score(const Picture& picture, const ImagePlan& ip, const Plan& pl
     preprocess(picture, ip, plan, k, ws, frame);
     k.spatial_mask(ws.mask.data(), ws.image.data(), ws.stride, ip.width, ip.height, ip.mask_threshold,
                    ws.mask_rows.data());
+    if (plan.speedup) k.decimate(ws.image.data(), ws.mask.data(), ws.stride, ip.scale_w[0], ip.scale_h[0]);
     double means[kScales];
     for (int s = 0; s < kScales; s++) {
         const int w = ip.scale_w[static_cast<size_t>(s)], h = ip.scale_h[static_cast<size_t>(s)];
-        if (s > 0 || plan.speedup) k.decimate(ws.image.data(), ws.mask.data(), ws.stride, w, h);
-        k.mode_filter(ws.image.data(), ws.stride, w, h, ws.mode_rows.data());
+        // Filters this scale and leaves the next one's picture and mask.
+        ScaleArgs f;
+        f.image = ws.image.data();
+        f.mask = ws.mask.data();
+        f.stride = ws.stride;
+        f.width = w;
+        f.height = h;
+        f.levels = &plan.levels;
+        f.level_out = ws.levels.data();
+        f.decimate = s + 1 < kScales;
+        f.scratch = ws.mode_rows.data();
+        k.filter_scale(f);
         BandingArgs a;
-        a.image = ws.image.data();
-        a.mask = ws.mask.data();
-        a.stride = ws.stride;
+        a.levels = ws.levels.data();
         a.width = w;
         a.height = h;
         a.pad = ip.window >> 1;
         a.plan = &plan;
-        a.levels = ws.levels.data();
         a.columns = ws.columns.data();
+        a.nonzero = ws.nonzero.data();
         a.values = ws.values.data();
         const BandingStats st = k.banding(a);
-        means[s] = topk_mean(ws.values.data(), w * h, st, plan.topk, ws.selection.data());
+        means[s] = topk_mean(ws.nonzero.data(), ws.values.data(), w * h, st, plan.topk, ws.pooling.data());
     }
     return weighted_score(means, ip.window);
 }

@@ -22,8 +22,9 @@ struct Workspace {
     std::vector<uint16_t> mode_rows;  // mode filter: three filtered rows
     std::vector<uint16_t> levels;
     std::vector<uint8_t> columns;
-    std::vector<float> values;
-    std::vector<float> selection;     // the nonzero values, for picking the largest
+    std::vector<uint64_t> nonzero;    // the banding values: which are nonzero
+    std::vector<float> values;        // and those
+    std::vector<float> pooling;       // scratch of the pooling
 };
 
 // Throws Error when a 10- or 12-bit picture holds a sample above its range.

@@ -2,6 +2,7 @@
 // libvmaf's on the same frames.
 //
 //   speedqa_cambi_bench [--out DIR] [--vmaf PATH] [--repeat N] [--only FRAMES] [--isa c|avx2]
+//                       [--feature ARG]
 //
 // Frames: the v2 clip's reference (1920x1080 10-bit), the same at 8 bits, and
 // an 8-bit 4K made from it by bilinear upscaling at 10 bits then rounding to 8
@@ -162,9 +163,11 @@ int main(int argc, char** argv) {
     int repeat = 3;
     std::string only;  // a frames name: run only those
     std::string isa;   // c or avx2: run only that variant
+    std::string feature;  // a --feature argument: run only it
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!std::strcmp(argv[i], "--only")) only = argv[i + 1];
         else if (!std::strcmp(argv[i], "--isa")) isa = argv[i + 1];
+        else if (!std::strcmp(argv[i], "--feature")) feature = argv[i + 1];
         else if (!std::strcmp(argv[i], "--out")) out = argv[i + 1];
         else if (!std::strcmp(argv[i], "--vmaf")) vmaf = argv[i + 1];
         else if (!std::strcmp(argv[i], "--repeat")) repeat = std::atoi(argv[i + 1]);
@@ -183,7 +186,8 @@ int main(int argc, char** argv) {
     }
     const std::vector<Clip> clips = {ten, to_8bit(ten), upscale_to_8bit(ten)};
     fs::create_directories(out);
-    const char* options[] = {"cambi", "cambi=cambi_high_res_speedup=1080"};
+    std::vector<std::string> options = {"cambi", "cambi=cambi_high_res_speedup=1080"};
+    if (!feature.empty()) options = {feature};
     std::vector<CpuTarget> targets;
     if (isa != "avx2") targets.push_back({Isa::c, Dispatch::scalar});
     if (isa != "c" && detect_cpu_flags().avx2) targets.push_back({Isa::avx2, Dispatch::avx2});
@@ -194,14 +198,14 @@ int main(int argc, char** argv) {
         const std::string yuv = write_yuv(c, out);
         std::vector<double> ignored;
         const double base = vmaf.empty() ? -1 : vmaf_ms(vmaf, c, yuv, "psnr", repeat, out / "psnr.json", &ignored);
-        for (const char* opt : options) {
+        for (const std::string& opt : options) {
             std::vector<double> want;
             const double theirs = vmaf.empty() ? -1 : vmaf_ms(vmaf, c, yuv, opt, repeat, out / "cambi.json", &want);
             for (const CpuTarget& t : targets) {
                 std::vector<double> got;
                 const double ms = ours_ms(c, opt, t, repeat, &got);
                 const char* same = want.empty() ? "" : got == want ? "values ==" : "VALUES DIFFER";
-                std::printf("%-16s %-36s %-6s %10.2f %12.2f %12.2f %7.2fx  %s (frame 0: %.17g)\n", c.name.c_str(), opt,
+                std::printf("%-16s %-36s %-6s %10.2f %12.2f %12.2f %7.2fx  %s (frame 0: %.17g)\n", c.name.c_str(), opt.c_str(),
                             testing::isa_name(t.isa), ms, theirs, base, theirs > 0 ? theirs / ms : 0.0, same, got[0]);
             }
         }

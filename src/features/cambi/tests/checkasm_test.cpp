@@ -71,34 +71,55 @@ oracle::Picture10 picture(int w, int h, Kind kind, int base, double density, std
 struct BandingRun {
     std::vector<uint16_t> levels;
     std::vector<uint8_t> columns;
-    std::vector<float> values;
+    std::vector<uint64_t> nonzero;
+    std::vector<float> values;  // the nonzero ones, as written
     BandingStats stats;
+    std::vector<float> dense;   // every pixel's value
 };
+
+// The nonzero bits and values of a dense array, as the banding pass writes them.
+void sparse(const std::vector<float>& dense, std::vector<uint64_t>& bits, std::vector<float>& values) {
+    bits.assign(banding_bits_words(dense.size()), 0);
+    values.clear();
+    for (size_t i = 0; i < dense.size(); i++)
+        if (dense[i] != 0.0f) {
+            bits[i / 64] |= uint64_t{1} << (i % 64);
+            values.push_back(dense[i]);
+        }
+}
 
 BandingRun run_banding(const Kernels& k, const oracle::Picture10& p, int pad, const Plan& plan) {
     BandingRun run;
-    run.levels.resize(p.value.size());
-    run.columns.resize(static_cast<size_t>(p.w + 2 * pad) * plan.levels.row);
-    run.values.assign(p.value.size(), -1.0f);
+    run.levels = oracle::levels(p, plan.levels);
+    run.columns.resize(banding_scratch_bytes(p.w, pad, plan.levels));
+    run.nonzero.assign(banding_bits_words(p.value.size()), ~uint64_t{0});
+    run.values.assign(banding_values_room(p.value.size()), -1.0f);
     BandingArgs a;
-    a.image = p.value.data();
-    a.mask = p.mask.data();
-    a.stride = p.w;
+    a.levels = run.levels.data();
     a.width = p.w;
     a.height = p.h;
     a.pad = pad;
     a.plan = &plan;
-    a.levels = run.levels.data();
     a.columns = run.columns.data();
+    a.nonzero = run.nonzero.data();
     a.values = run.values.data();
     run.stats = k.banding(a);
+    run.values.resize(static_cast<size_t>(run.stats.nonzero));
+    size_t next = 0;
+    for (size_t i = 0; i < p.value.size(); i++)
+        run.dense.push_back(run.nonzero[i / 64] >> (i % 64) & 1 ? run.values.at(next++) : 0.0f);
+    EXPECT_EQ(next, run.values.size()) << k.name << ": bits and values disagree";
+    for (size_t i = p.value.size(); i < run.nonzero.size() * 64; i++)
+        EXPECT_FALSE(run.nonzero[i / 64] >> (i % 64) & 1) << k.name << ": a bit past the picture";
     return run;
 }
 
 void expect_same_stats(const BandingStats& want, const BandingStats& got) {
     EXPECT_EQ(want.nonzero, got.nonzero);
     EXPECT_EQ(want.smallest, got.smallest);
-    if (want.nonzero && order_free(want.sum, want.smallest)) EXPECT_EQ(want.sum, got.sum);
+    if (want.nonzero && order_free(want.sum, want.smallest)) {
+        EXPECT_EQ(want.sum, got.sum);
+    }
 }
 
 TEST(CambiKernels, ConvertRow) {
@@ -200,20 +221,57 @@ TEST(CambiKernels, Decimate) {
         }
 }
 
-TEST(CambiKernels, ModeFilter) {
+TEST(CambiKernels, FilterScale) {
     std::mt19937 rng(5);
+    const Plan plan = plan_for("cambi");
     for (const auto& s : kSizes)
-        for (Kind kind : kKinds) {
-            const int w = s[0], h = s[1];
-            const oracle::Picture10 p = picture(w, h, kind, 1020, 1.0, rng);
-            const std::vector<uint16_t> want = oracle::mode_filter(p);
-            std::vector<uint16_t> scratch(static_cast<size_t>(3) * w);
-            for (const Kernels* k : [&] { auto v = simd_variants(); v.insert(v.begin(), &kernels_c()); return v; }()) {
-                std::vector<uint16_t> got = p.value;
-                k->mode_filter(got.data(), w, w, h, scratch.data());
-                ASSERT_EQ(got, want) << k->name << " " << w << "x" << h;
+        for (Kind kind : kKinds)
+            for (bool decimate : {false, true}) {
+                const int w = s[0], h = s[1];
+                oracle::Picture10 p = picture(w, h, kind, kind == Kind::random ? 0 : 560, 0.7, rng);
+                // The definition: mode filter, levels of the filtered picture, every other row and column.
+                oracle::Picture10 filtered = p;
+                filtered.value = oracle::mode_filter(p);
+                const std::vector<uint16_t> want_levels = oracle::levels(filtered, plan.levels);
+                std::vector<uint16_t> image_c;
+                std::vector<uint8_t> mask_c;
+                for (const Kernels* k : [&] { auto v = simd_variants(); v.insert(v.begin(), &kernels_c()); return v; }()) {
+                    std::vector<uint16_t> image = p.value, levels(p.value.size()), scratch(static_cast<size_t>(3) * w);
+                    std::vector<uint8_t> mask = p.mask;
+                    image.resize(image.size() + kSpare);
+                    mask.resize(mask.size() + kSpare);
+                    ScaleArgs a;
+                    a.image = image.data();
+                    a.mask = mask.data();
+                    a.stride = w;
+                    a.width = w;
+                    a.height = h;
+                    a.levels = &plan.levels;
+                    a.level_out = levels.data();
+                    a.decimate = decimate;
+                    a.scratch = scratch.data();
+                    k->filter_scale(a);
+                    ASSERT_EQ(levels, want_levels) << k->name << " " << w << "x" << h;
+                    if (!decimate) {
+                        image.resize(p.value.size());
+                        ASSERT_EQ(image, filtered.value) << k->name << " " << w << "x" << h;
+                    } else {
+                        for (int r = 0; 2 * r < h; r++)
+                            for (int c = 0; 2 * c < w; c++) {
+                                ASSERT_EQ(image[static_cast<size_t>(r) * w + c], filtered.at(2 * r, 2 * c)) << k->name;
+                                ASSERT_EQ(mask[static_cast<size_t>(r) * w + c], p.mask[static_cast<size_t>(2 * r) * w + 2 * c]) << k->name;
+                            }
+                    }
+                    // Every variant leaves the buffers as the C reference does.
+                    if (k == &kernels_c()) {
+                        image_c = image;
+                        mask_c = mask;
+                    } else {
+                        EXPECT_EQ(image, image_c) << k->name;
+                        EXPECT_EQ(mask, mask_c) << k->name;
+                    }
+                }
             }
-        }
 }
 
 const char* const kPlans[] = {
@@ -242,7 +300,7 @@ TEST(CambiKernels, BandingAgainstDefinition) {
                     const oracle::Picture10 p = picture(w, h, kind, base(rng), 0.8, rng);
                     const std::vector<float> want = oracle::banding_values(p, pad, plan);
                     const BandingRun c = run_banding(kernels_c(), p, pad, plan);
-                    ASSERT_EQ(c.values, want) << options << " " << w << "x" << h << " pad " << pad;
+                    ASSERT_EQ(c.dense, want) << options << " " << w << "x" << h << " pad " << pad;
                     long long nonzero = 0;
                     for (float v : want) nonzero += v != 0.0f;
                     EXPECT_EQ(c.stats.nonzero, nonzero);
@@ -268,6 +326,7 @@ TEST(CambiKernels, BandingVariants) {
                         const BandingRun want = run_banding(kernels_c(), p, pad, plan);
                         for (const Kernels* k : simd_variants()) {
                             const BandingRun got = run_banding(*k, p, pad, plan);
+                            ASSERT_EQ(got.nonzero, want.nonzero) << k->name << " " << options << " " << w << "x" << h << " pad " << pad;
                             ASSERT_EQ(got.values, want.values) << k->name << " " << options << " " << w << "x" << h << " pad " << pad;
                             expect_same_stats(want.stats, got.stats);
                         }
@@ -307,15 +366,17 @@ TEST(CambiPooling, EqualsLibvmafQuickselect) {
                     for (double topk : {0.0001, 0.2, 0.6, 1.0}) {
                         if (n > 1000 && (topk == 0.0001 || ties)) continue;
                         const std::vector<float> v = pool_values(n, zeros, scale, ties, rng);
-                        std::vector<float> ref = v, ours = v, scratch(v.size());
+                        std::vector<float> ref = v, scratch(v.size()), values;
+                        std::vector<uint64_t> bits;
+                        sparse(v, bits, values);
                         const int k = topk_count(topk, n);
                         select_largest(ref.data(), n, k);
                         const double want = mean_of_first(ref.data(), k);
                         const BandingStats st = stats_of(v);
-                        const double got = topk_mean(ours.data(), n, st, topk, scratch.data());
+                        const double got = topk_mean(bits.data(), values.data(), n, st, topk, scratch.data());
                         ASSERT_EQ(got, want) << "n " << n << " zeros " << zeros << " scale " << scale << " topk " << topk;
                         double fast = 0;
-                        if (mean_after_zero_pivot(v.data(), n, k, &fast)) {
+                        if (mean_after_zero_pivot(bits.data(), values.data(), st.nonzero, n, k, &fast)) {
                             replayed++;
                             EXPECT_EQ(fast, want);
                         }

@@ -37,6 +37,16 @@ std::vector<uint16_t> mode_filter(const Picture10& p) {
     return out;
 }
 
+std::vector<uint16_t> levels(const Picture10& p, const Levels& l) {
+    std::vector<uint16_t> out(p.value.size());
+    for (size_t i = 0; i < out.size(); i++) {
+        const int v = p.value[i];
+        const bool counted = p.mask[i] && v >= l.band_base && v < l.band_base + l.band_size;
+        out[i] = static_cast<uint16_t>(counted ? v - l.band_base + l.margin : l.uncounted);
+    }
+    return out;
+}
+
 std::vector<float> banding_values(const Picture10& p, int pad, const Plan& plan) {
     const Levels& l = plan.levels;
     const int nd = plan.num_diffs;

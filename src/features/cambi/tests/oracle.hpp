@@ -25,6 +25,9 @@ std::vector<uint8_t> spatial_mask(const Picture10& p, int threshold);
 // (first and last rows and columns unchanged).
 std::vector<uint16_t> mode_filter(const Picture10& p);
 
+// The histogram level of every pixel (Levels).
+std::vector<uint16_t> levels(const Picture10& p, const Levels& l);
+
 // libvmaf's c_value_pixel for every pixel, with its histograms' meaning: the
 // masked in-band pixels of each value in the window clipped to the picture.
 std::vector<float> banding_values(const Picture10& p, int pad, const Plan& plan);

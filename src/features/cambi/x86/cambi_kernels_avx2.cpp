@@ -180,267 +180,375 @@ inline __m256i mode3_v(__m256i a, __m256i b, __m256i c) {
     return _mm256_blendv_epi8(_mm256_blendv_epi8(smallest, b, b_twice), a, a_twice);
 }
 
-void mode_filter_avx2(uint16_t* image, ptrdiff_t stride, int w, int h, uint16_t* scratch) {
+// Row m of the scale is final: its levels, and its share of the next scale.
+void finish_row(const ScaleArgs& a, int m) {
+    const Levels& l = *a.levels;
+    const uint16_t* img = a.image + m * a.stride;
+    const uint8_t* msk = a.mask + m * a.stride;
+    uint16_t* lv = a.level_out + m * a.width;
+    const __m256i base = _mm256_set1_epi16(static_cast<short>(l.band_base));
+    const __m256i last = _mm256_set1_epi16(static_cast<short>(l.band_size - 1));
+    const __m256i margin = _mm256_set1_epi16(static_cast<short>(l.margin));
+    const __m256i uncounted = _mm256_set1_epi16(static_cast<short>(l.uncounted));
+    int c = 0;
+    if (l.band_size > 0)
+        for (; c + 16 <= a.width; c += 16) {
+            const __m256i x = _mm256_sub_epi16(load256(img + c), base);
+            const __m256i in_band = _mm256_cmpeq_epi16(_mm256_min_epu16(x, last), x);
+            const __m256i masked = _mm256_cmpgt_epi16(_mm256_cvtepu8_epi16(load128(msk + c)), _mm256_setzero_si256());
+            store256(lv + c, _mm256_blendv_epi8(uncounted, _mm256_add_epi16(x, margin), _mm256_and_si256(in_band, masked)));
+        }
+    for (; c < a.width; c++) {
+        const unsigned x = static_cast<unsigned>(img[c] - l.band_base);
+        lv[c] = static_cast<uint16_t>(msk[c] && x < static_cast<unsigned>(l.band_size) ? x + l.margin : l.uncounted);
+    }
+    if (!a.decimate || m % 2) return;
+    uint16_t* next = a.image + (m / 2) * a.stride;
+    uint8_t* next_mask = a.mask + (m / 2) * a.stride;
+    const int n = (a.width + 1) / 2;
+    const __m256i low16 = _mm256_set1_epi32(0xffff), low8 = _mm256_set1_epi16(0xff);
+    // In place on row 0: reads stay ahead of writes.
+    int j = 0;
+    for (; j + 16 <= n && 2 * j + 32 <= a.width; j += 16) {
+        const __m256i x = _mm256_and_si256(load256(img + 2 * j), low16);
+        const __m256i y = _mm256_and_si256(load256(img + 2 * j + 16), low16);
+        store256(next + j, _mm256_permute4x64_epi64(_mm256_packus_epi32(x, y), 0xd8));
+    }
+    for (; j < n; j++) next[j] = img[2 * j];
+    j = 0;
+    for (; j + 32 <= n && 2 * j + 64 <= a.width; j += 32) {
+        const __m256i x = _mm256_and_si256(load256(msk + 2 * j), low8);
+        const __m256i y = _mm256_and_si256(load256(msk + 2 * j + 32), low8);
+        store256(next_mask + j, _mm256_permute4x64_epi64(_mm256_packus_epi16(x, y), 0xd8));
+    }
+    for (; j < n; j++) next_mask[j] = msk[2 * j];
+}
+
+void filter_scale_avx2(const ScaleArgs& a) {
+    const int w = a.width, h = a.height;
+    uint16_t* const ring = a.scratch;
     for (int i = 0; i < h; i++) {
-        const uint16_t* in = image + i * stride;
-        uint16_t* filtered = scratch + (i % 3) * w;
+        const uint16_t* in = a.image + i * a.stride;
+        uint16_t* filtered = ring + (i % 3) * w;
         filtered[0] = in[0];
         int j = 1;
         for (; j + 17 <= w; j += 16) store256(filtered + j, mode3_v(load256(in + j - 1), load256(in + j), load256(in + j + 1)));
         for (; j < w - 1; j++) filtered[j] = mode3(in[j - 1], in[j], in[j + 1]);
         filtered[w - 1] = in[w - 1];
         if (i >= 2) {
-            uint16_t* out = image + (i - 1) * stride;
+            uint16_t* out = a.image + (i - 1) * a.stride;
             j = 0;
             for (; j + 16 <= w; j += 16)
-                store256(out + j, mode3_v(load256(scratch + j), load256(scratch + w + j), load256(scratch + 2 * w + j)));
-            for (; j < w; j++) out[j] = mode3(scratch[j], scratch[w + j], scratch[2 * w + j]);
+                store256(out + j, mode3_v(load256(ring + j), load256(ring + w + j), load256(ring + 2 * w + j)));
+            for (; j < w; j++) out[j] = mode3(ring[j], ring[w + j], ring[2 * w + j]);
+            finish_row(a, i - 1);
         }
+        if (i == 0) finish_row(a, 0);
     }
+    if (h >= 2) finish_row(a, h - 1);
 }
 
 // ---- banding values -----------------------------------------------------
+//
+// The counts are kept per level: row u of `columns` holds, for every column
+// of the picture (from -pad - 1, an empty one, to width + pad), how many
+// pixels of level u the rows of the window have there. The window count of
+// level u at column c is then a sum of 2 pad + 1 neighbouring bytes of row u,
+// and those of 16 neighbouring columns follow from one of them by a prefix
+// sum of the bytes entering and leaving: a block of 16 pixels gets the counts
+// of every level it needs at once.
 
-void fill_levels(const BandingArgs& a) {
-    const Levels& l = a.plan->levels;
-    const __m256i base = _mm256_set1_epi16(static_cast<short>(l.band_base));
-    const __m256i last = _mm256_set1_epi16(static_cast<short>(l.band_size - 1));
-    const __m256i margin = _mm256_set1_epi16(static_cast<short>(l.margin));
-    const __m256i uncounted = _mm256_set1_epi16(static_cast<short>(l.uncounted));
-    const __m256i zero = _mm256_setzero_si256();
-    for (int r = 0; r < a.height; r++) {
-        const uint16_t* img = a.image + r * a.stride;
-        const uint8_t* msk = a.mask + r * a.stride;
-        uint16_t* lv = a.levels + r * a.width;
-        int c = 0;
-        if (l.band_size > 0)
-            for (; c + 16 <= a.width; c += 16) {
-                const __m256i x = _mm256_sub_epi16(load256(img + c), base);
-                const __m256i in_band = _mm256_cmpeq_epi16(_mm256_min_epu16(x, last), x);
-                const __m256i masked = _mm256_cmpgt_epi16(_mm256_cvtepu8_epi16(load128(msk + c)), zero);
-                const __m256i counted = _mm256_and_si256(in_band, masked);
-                store256(lv + c, _mm256_blendv_epi8(uncounted, _mm256_add_epi16(x, margin), counted));
-            }
-        for (; c < a.width; c++) {
-            const unsigned x = static_cast<unsigned>(img[c] - l.band_base);
-            const bool counted = msk[c] && x < static_cast<unsigned>(l.band_size);
-            lv[c] = static_cast<uint16_t>(counted ? x + l.margin : l.uncounted);
-        }
-    }
-}
+// Levels are rows of `len` bytes; column x of the picture is at x + pad + 1.
+struct LevelRows {
+    uint8_t* base;
+    ptrdiff_t len;
+    int pad;
+    uint8_t* row(int level) const { return base + level * len; }
+    uint8_t* at(int level, int c) const { return base + level * len + c + pad + 1; }
+};
 
 // Moves the window of rows down to row r: adds picture row r + pad, removes
 // row r - pad - 1, skipping the columns where both have the same level.
-void slide_columns(const BandingArgs& a, int r) {
-    const int row = a.plan->levels.row, w = a.width;
+void slide_columns(const BandingArgs& a, const LevelRows& rows, int r) {
+    const int w = a.width;
     const uint16_t* in = r + a.pad < a.height ? a.levels + (r + a.pad) * w : nullptr;
     const uint16_t* out = r - a.pad - 1 >= 0 ? a.levels + (r - a.pad - 1) * w : nullptr;
     if (!in && !out) return;
-    uint8_t* col = a.columns + static_cast<ptrdiff_t>(a.pad) * row;
     const uint16_t none = static_cast<uint16_t>(a.plan->levels.uncounted);
     const __m256i none_v = _mm256_set1_epi16(static_cast<short>(none));
+    auto update = [&](int c) {
+        (*rows.at(in ? in[c] : none, c))++;
+        (*rows.at(out ? out[c] : none, c))--;
+    };
     int c = 0;
     for (; c + 16 <= w; c += 16) {
         const __m256i vi = in ? load256(in + c) : none_v;
         const __m256i vo = out ? load256(out + c) : none_v;
-        unsigned changed = ~static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpeq_epi16(vi, vo)));
-        changed &= 0x55555555u;
+        unsigned changed = ~static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpeq_epi16(vi, vo))) & 0x55555555u;
         while (changed) {
-            const int x = c + (__builtin_ctz(changed) >> 1);
+            update(c + (__builtin_ctz(changed) >> 1));
             changed &= changed - 1;
-            uint8_t* cx = col + static_cast<ptrdiff_t>(x) * row;
-            cx[in ? in[x] : none]++;
-            cx[out ? out[x] : none]--;
         }
     }
-    for (; c < w; c++) {
-        const uint16_t li = in ? in[c] : none, lo = out ? out[c] : none;
-        if (li == lo) continue;
-        uint8_t* cx = col + static_cast<ptrdiff_t>(c) * row;
-        cx[li]++;
-        cx[lo]--;
-    }
+    for (; c < w; c++)
+        if ((in ? in[c] : none) != (out ? out[c] : none)) update(c);
 }
 
-// Reverses the 8 16-bit lanes of a 128-bit vector.
-inline __m128i reverse8(__m128i v) {
-    return _mm_shuffle_epi8(v, _mm_setr_epi8(14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1));
-}
-
-inline float hmax_ps(__m256 v) {
-    __m128 m = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-    m = _mm_max_ps(m, _mm_movehl_ps(m, m));
-    m = _mm_max_ss(m, _mm_shuffle_ps(m, m, 1));
-    return _mm_cvtss_f32(m);
-}
-
-// Counts of the tracked levels: Regs registers of 16 levels, with 16 zero
-// levels stored on each side for the reads around a pixel's level.
-template <int Regs>
-struct Window {
-    __m256i r[Regs];
-    alignas(32) uint16_t stored[16 * (Regs + 2)];
-
-    void clear() {
-        for (int i = 0; i < Regs; i++) r[i] = _mm256_setzero_si256();
+// The sum of `n` bytes from p (n >= 1), reading whole 32-byte blocks.
+struct WindowSum {
+    int blocks;    // whole blocks before the last, partial or whole, one
+    __m256i last;  // mask of the last block's bytes
+    explicit WindowSum(int n) : blocks((n - 1) / 32) {
+        alignas(32) uint8_t m[32];
+        for (int i = 0; i < 32; i++) m[i] = i < n - 32 * blocks ? 0xff : 0;
+        last = _mm256_load_si256(reinterpret_cast<const __m256i*>(m));
     }
-    void add(const uint8_t* col) {
-        for (int i = 0; i < Regs; i++) r[i] = _mm256_add_epi16(r[i], _mm256_cvtepu8_epi16(load128(col + 16 * i)));
-    }
-    void slide(const uint8_t* in, const uint8_t* out) {
-        for (int i = 0; i < Regs; i++)
-            r[i] = _mm256_sub_epi16(_mm256_add_epi16(r[i], _mm256_cvtepu8_epi16(load128(in + 16 * i))),
-                                    _mm256_cvtepu8_epi16(load128(out + 16 * i)));
-    }
-    void store() {
-        for (int i = 0; i < Regs; i++) _mm256_store_si256(reinterpret_cast<__m256i*>(stored + 16 * (i + 1)), r[i]);
+    int operator()(const uint8_t* p) const {
+        const __m256i zero = _mm256_setzero_si256();
+        __m256i acc = _mm256_sad_epu8(_mm256_and_si256(load256(p + 32 * blocks), last), zero);
+        for (int b = 0; b < blocks; b++) acc = _mm256_add_epi64(acc, _mm256_sad_epu8(load256(p + 32 * b), zero));
+        __m128i s = _mm_add_epi64(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
+        s = _mm_add_epi64(s, _mm_unpackhi_epi64(s, s));
+        return _mm_cvtsi128_si32(s);
     }
 };
 
-// The banding value at tracked index k from the stored window: over the
-// differences d in [first, nd) in groups of 8 lanes, the larger count d + 1
-// above or below, times the count at k, the weight, and the table's
-// reciprocal; the largest.
-float pixel_value(const uint16_t* counts, int k, int first, int nd, const int* weight, const float* reciprocal) {
-    const int same = counts[k];
-    const __m256i same_v = _mm256_set1_epi32(same);
-    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    __m256 best = _mm256_setzero_ps();
-    for (int g = 0; g * 8 < nd; g++) {
-        const __m128i up = load128(counts + k + 1 + 8 * g);
-        const __m128i down = reverse8(load128(counts + k - 8 - 8 * g));
-        const __m256i other = _mm256_cvtepu16_epi32(_mm_max_epu16(up, down));
-        const __m256i d = _mm256_add_epi32(lane, _mm256_set1_epi32(8 * g));
-        const __m256i valid = _mm256_andnot_si256(_mm256_cmpgt_epi32(_mm256_set1_epi32(first), d),
-                                                  _mm256_cmpgt_epi32(_mm256_set1_epi32(nd), d));
-        const __m256i w = load256(weight + 8 * g);
-        const __m256 product = _mm256_cvtepi32_ps(_mm256_mullo_epi32(_mm256_mullo_epi32(w, same_v), other));
-        const __m256 rcp = _mm256_mask_i32gather_ps(_mm256_setzero_ps(), reciprocal, _mm256_add_epi32(other, same_v),
-                                                    _mm256_castsi256_ps(valid), 4);
-        best = _mm256_max_ps(best, _mm256_and_ps(_mm256_mul_ps(product, rcp), _mm256_castsi256_ps(valid)));
+// Inclusive prefix sum of 16 16-bit lanes.
+inline __m256i prefix_sum16(__m256i x) {
+    x = _mm256_add_epi16(x, _mm256_slli_si256(x, 2));
+    x = _mm256_add_epi16(x, _mm256_slli_si256(x, 4));
+    x = _mm256_add_epi16(x, _mm256_slli_si256(x, 8));
+    __m256i low_total = _mm256_unpackhi_epi64(_mm256_shufflehi_epi16(x, 0xff), _mm256_shufflehi_epi16(x, 0xff));
+    low_total = _mm256_permute2x128_si256(low_total, low_total, 0x08);  // lane 7 into the upper half, zeros below
+    return _mm256_add_epi16(x, low_total);
+}
+
+inline unsigned hmin_epu16(__m256i v) {
+    __m128i m = _mm_min_epu16(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    return static_cast<unsigned>(_mm_extract_epi16(_mm_minpos_epu16(m), 0));
+}
+
+constexpr int kLanes = 16;        // pixels of a block
+
+// For each 8-bit mask, the lanes whose bit is set, in order: packs the
+// nonzero values of 8 lanes to the front.
+struct PackTable {
+    uint32_t lanes[256][8];
+    constexpr PackTable() : lanes() {
+        for (int m = 0; m < 256; m++) {
+            int k = 0;
+            for (int i = 0; i < 8; i++)
+                if (m >> i & 1) lanes[m][k++] = static_cast<uint32_t>(i);
+        }
     }
-    return hmax_ps(best);
-}
+};
+constexpr PackTable kPack;
+constexpr int kMaxSpan = 8;       // levels a block's pixels may span to be done together
+constexpr int kMaxLevels = 1280;  // histogram levels of any plan (Levels::row)
 
-// The same for at most 4 differences (one register of 16 tracked levels,
-// recentred so that k - 4 .. k + 4 stay inside it): the 64-bit loads of the
-// counts are then forwarded from the register's store, and pixels with no
-// count at any visible difference skip the arithmetic.
-float pixel_value_narrow(const uint16_t* counts, int k, int first, int nd, const int* weight, const float* reciprocal) {
-    const __m128i up = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(counts + k + 1));
-    const __m128i down = _mm_shufflelo_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(counts + k - 4)), 0x1b);
-    const __m128i other = _mm_cvtepu16_epi32(_mm_max_epu16(up, down));
-    const __m128i d = _mm_setr_epi32(0, 1, 2, 3);
-    const __m128i valid = _mm_andnot_si128(
-        _mm_or_si128(_mm_cmpgt_epi32(_mm_set1_epi32(first), d), _mm_cmpeq_epi32(other, _mm_setzero_si128())),
-        _mm_cmpgt_epi32(_mm_set1_epi32(nd), d));
-    if (_mm_testz_si128(valid, valid)) return 0.0f;
-    const __m128i same = _mm_set1_epi32(counts[k]);
-    const __m128 product =
-        _mm_cvtepi32_ps(_mm_mullo_epi32(_mm_mullo_epi32(load128(weight), same), other));
-    const __m128 rcp = _mm_mask_i32gather_ps(_mm_setzero_ps(), reciprocal, _mm_add_epi32(other, same),
-                                             _mm_castsi128_ps(valid), 4);
-    __m128 best = _mm_and_ps(_mm_mul_ps(product, rcp), _mm_castsi128_ps(valid));
-    best = _mm_max_ps(best, _mm_movehl_ps(best, best));
-    best = _mm_max_ss(best, _mm_shuffle_ps(best, best, 1));
-    return _mm_cvtss_f32(best);
-}
+// One row's pass: state carried from block to block.
+struct RowPass {
+    const BandingArgs& a;
+    const Plan& p;
+    LevelRows rows;
+    WindowSum window;
+    const int* weight;
+    // The window count of level u at the previous block's last column, when
+    // that block computed it (carried_at[u] == that column's key).
+    uint16_t carried[kMaxLevels];
+    long long carried_at[kMaxLevels];
+    long long row_key = 0;  // key of column c of the current row: row_key + c
+    int span_blocks;        // 32-byte reads covering the bytes of 16 windows
+    // Stats, in any order (see BandingStats).
+    __m256d sum = _mm256_setzero_pd();
+    __m256 smallest = _mm256_set1_ps(__builtin_inff());
+    long long nonzero = 0;
+    size_t first_pixel = 0;  // of the current row
 
-template <int Regs>
-void banding_row(const BandingArgs& a, int r, const int* weight, BandingStats& st, float& smallest) {
-    const Plan& p = *a.plan;
-    const Levels& l = p.levels;
-    const int tracked = 16 * Regs, nd = p.num_diffs, pad = a.pad, row = l.row;
-    const int reach = Regs == 1 ? 4 : nd;  // levels kept around the pixel's in the window
-    const uint16_t* lv = a.levels + r * a.width;
-    float* out = a.values + r * a.width;
-    const __m256i none = _mm256_set1_epi16(static_cast<short>(l.uncounted));
-    Window<Regs> win;
-    std::memset(win.stored, 0, sizeof win.stored);
-    int lo = -1, at = 0;
-    int c0 = 0;
-    for (; c0 < a.width; c0 += 16) {
-        const int n = a.width - c0 < 16 ? a.width - c0 : 16;
-        unsigned counted;
-        if (n == 16) {
-            counted = ~static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpeq_epi16(load256(lv + c0), none))) & 0x55555555u;
-            _mm256_storeu_ps(out + c0, _mm256_setzero_ps());
-            _mm256_storeu_ps(out + c0 + 8, _mm256_setzero_ps());
+    RowPass(const BandingArgs& args, const LevelRows& r, const int* w)
+        : a(args), p(*args.plan), rows(r), window(2 * args.pad + 1), weight(w), span_blocks((2 * args.pad + 17 + 31) / 32) {
+        for (int u = 0; u < kMaxLevels; u++) carried_at[u] = -1;
+    }
+    void start_row(int r) {
+        row_key = static_cast<long long>(r) * (a.width + 2 * kLanes) + kLanes;
+        first_pixel = static_cast<size_t>(r) * static_cast<size_t>(a.width);
+    }
+
+    // Whether level u has no pixel in the windows of columns c0 .. c0 + 15
+    // (row bytes c0 .. c0 + 2 pad + 16; a few more are read).
+    bool empty(const uint8_t* row, int c0) const {
+        __m256i any = load256(row + c0);
+        for (int b = 1; b < span_blocks; b++) any = _mm256_or_si256(any, load256(row + c0 + 32 * b));
+        return _mm256_testz_si256(any, any);
+    }
+
+    // Window counts of level u at columns c0 .. c0 + 15.
+    __m256i counts(int u, int c0) {
+        const uint8_t* row = rows.row(u);
+        if (empty(row, c0)) {
+            carried[u] = 0;
+            carried_at[u] = row_key + c0 + kLanes - 1;
+            return _mm256_setzero_si256();
+        }
+        const int before = carried_at[u] == row_key + c0 - 1 ? carried[u] : window(row + c0);
+        const __m256i in = _mm256_cvtepu8_epi16(load128(row + c0 + 2 * a.pad + 1));
+        const __m256i out = _mm256_cvtepu8_epi16(load128(row + c0));
+        const __m256i h = _mm256_add_epi16(_mm256_set1_epi16(static_cast<short>(before)), prefix_sum16(_mm256_sub_epi16(in, out)));
+        carried[u] = static_cast<uint16_t>(_mm256_extract_epi16(h, 15));
+        carried_at[u] = row_key + c0 + kLanes - 1;
+        return h;
+    }
+
+    // The banding values of the 16 pixels whose counts (same level, and the
+    // larger of d + 1 levels above and below) are given: 8 lanes.
+    static __m256 values8(__m128i same16, __m128i other16, int weight, const float* reciprocal) {
+        const __m256i same = _mm256_cvtepu16_epi32(same16), other = _mm256_cvtepu16_epi32(other16);
+        const __m256 product = _mm256_cvtepi32_ps(_mm256_mullo_epi32(_mm256_mullo_epi32(_mm256_set1_epi32(weight), same), other));
+        const __m256i present = _mm256_cmpgt_epi32(other, _mm256_setzero_si256());
+        const __m256 rcp = _mm256_mask_i32gather_ps(_mm256_setzero_ps(), reciprocal, _mm256_add_epi32(same, other),
+                                                    _mm256_castsi256_ps(present), 4);
+        return _mm256_mul_ps(product, rcp);
+    }
+
+    // Writes the nonzero values of 8 lanes from pixel i on (mask bits 0..7).
+    void emit(__m256 v, size_t i) {
+        const __m256 zero = _mm256_setzero_ps();
+        const __m256 is_zero = _mm256_cmp_ps(v, zero, _CMP_EQ_OQ);
+        const unsigned m = ~static_cast<unsigned>(_mm256_movemask_ps(is_zero)) & 0xffu;
+        if (!m) return;
+        const __m256i lanes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(kPack.lanes[m]));
+        _mm256_storeu_ps(a.values + nonzero, _mm256_permutevar8x32_ps(v, lanes));
+        nonzero += __builtin_popcount(m);
+        a.nonzero[i / 64] |= static_cast<uint64_t>(m) << (i % 64);
+        if (i % 64 > 56) a.nonzero[i / 64 + 1] |= static_cast<uint64_t>(m) >> (64 - i % 64);
+        sum = _mm256_add_pd(sum, _mm256_cvtps_pd(_mm256_castps256_ps128(v)));
+        sum = _mm256_add_pd(sum, _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1)));
+        smallest = _mm256_min_ps(smallest, _mm256_blendv_ps(v, _mm256_set1_ps(__builtin_inff()), is_zero));
+    }
+
+    // Pixels one by one: the counts of each level from their window sums.
+    void pixels(const uint16_t* lv, int c0, int n, float* out) {
+        const int nd = p.num_diffs;
+        for (int i = 0; i < n; i++) {
+            const int level = lv[i];
+            out[i] = 0.0f;
+            if (level == p.levels.uncounted) continue;
+            const int c = c0 + i;
+            const int same = window(rows.at(level, c) - a.pad);
+            float best = 0.0f;
+            for (int d = p.first_diff[static_cast<size_t>(level)]; d < nd; d++) {
+                const int up = window(rows.at(level + d + 1, c) - a.pad), down = window(rows.at(level - d - 1, c) - a.pad);
+                const int other = up > down ? up : down;
+                const float v = banding_value(weight[d], same, other, p.reciprocal.data());
+                if (v > best) best = v;
+            }
+            out[i] = best;
+        }
+    }
+
+    // 16 pixels from column c0 (n of them inside the picture).
+    void block(const uint16_t* lv_row, int c0, int n) {
+        const Levels& l = p.levels;
+        const int nd = p.num_diffs;
+        const __m256i none = _mm256_set1_epi16(static_cast<short>(l.uncounted));
+        alignas(32) uint16_t lv[kLanes];
+        __m256i levels;
+        if (n == kLanes) {
+            levels = load256(lv_row + c0);
         } else {
-            counted = 0;
-            for (int i = 0; i < n; i++) {
-                out[c0 + i] = 0.0f;
-                if (lv[c0 + i] != l.uncounted) counted |= 1u << (2 * i);
-            }
+            for (int i = 0; i < kLanes; i++) lv[i] = i < n ? lv_row[c0 + i] : static_cast<uint16_t>(l.uncounted);
+            levels = _mm256_load_si256(reinterpret_cast<const __m256i*>(lv));
         }
-        while (counted) {
-            const int c = c0 + (__builtin_ctz(counted) >> 1);
-            counted &= counted - 1;
-            const int level = lv[c];
-            if (lo < 0 || level - reach < lo || level + reach >= lo + tracked || c - at > pad + 1) {
-                lo = level - tracked / 2;
-                at = c;
-                win.clear();
-                const uint8_t* col = a.columns + static_cast<ptrdiff_t>(c) * row + lo;
-                for (int x = 0; x <= 2 * pad; x++) win.add(col + static_cast<ptrdiff_t>(x) * row);
-            } else {
-                for (; at < c; at++)
-                    win.slide(a.columns + static_cast<ptrdiff_t>(at + 1 + 2 * pad) * row + lo,
-                              a.columns + static_cast<ptrdiff_t>(at) * row + lo);
+        const __m256i counted = _mm256_andnot_si256(_mm256_cmpeq_epi16(levels, none), _mm256_set1_epi16(-1));
+        if (_mm256_testz_si256(counted, counted)) return;
+        _mm256_store_si256(reinterpret_cast<__m256i*>(lv), levels);
+        alignas(32) float v[kLanes] = {};
+        // Uncounted is above every counted level: the minimum is a counted one.
+        const int low = static_cast<int>(hmin_epu16(levels));
+        const int high = static_cast<int>(hmax_epu16(_mm256_and_si256(levels, counted)));
+        if (high - low > kMaxSpan) {
+            pixels(lv, c0, n, v);
+        } else {
+            // Counts of levels low - nd .. high + nd at the 16 columns.
+            __m256i h[2 * kMaxDiffs + kMaxSpan + 1];
+            const int base = low - nd;
+            for (int u = base; u <= high + nd; u++) h[u - base] = counts(u, c0);
+            // Per pixel, by the groups of pixels of one level: the count of
+            // its level, and for each difference the larger count d + 1
+            // above or below (0 where the difference is not visible there).
+            __m256i same = _mm256_setzero_si256();
+            __m256i other[kMaxDiffs];
+            for (int d = 0; d < nd; d++) other[d] = _mm256_setzero_si256();
+            int first_any = nd;
+            unsigned left = static_cast<unsigned>(_mm256_movemask_epi8(counted));
+            while (left) {
+                const int level = lv[__builtin_ctz(left) >> 1];
+                const __m256i group = _mm256_cmpeq_epi16(levels, _mm256_set1_epi16(static_cast<short>(level)));
+                left &= ~static_cast<unsigned>(_mm256_movemask_epi8(group));
+                const int k = level - base;
+                same = _mm256_blendv_epi8(same, h[k], group);
+                const int first = p.first_diff[static_cast<size_t>(level)];
+                first_any = first < first_any ? first : first_any;
+                for (int d = first; d < nd; d++)
+                    other[d] = _mm256_blendv_epi8(other[d], _mm256_max_epu16(h[k + d + 1], h[k - d - 1]), group);
             }
-            win.store();
-            const int first = p.first_diff[static_cast<size_t>(level)];
-            const float v = Regs == 1 ? pixel_value_narrow(win.stored + 16, level - lo, first, nd, weight, p.reciprocal.data())
-                                      : pixel_value(win.stored + 16, level - lo, first, nd, weight, p.reciprocal.data());
-            out[c] = v;
-            if (v != 0.0f) {
-                st.nonzero++;
-                st.sum += v;
-                smallest = smallest < v ? smallest : v;
+            __m256 best_lo = _mm256_setzero_ps(), best_hi = _mm256_setzero_ps();
+            for (int d = first_any; d < nd; d++) {
+                if (_mm256_testz_si256(other[d], other[d])) continue;
+                best_lo = _mm256_max_ps(best_lo, values8(_mm256_castsi256_si128(same), _mm256_castsi256_si128(other[d]),
+                                                         weight[d], p.reciprocal.data()));
+                best_hi = _mm256_max_ps(best_hi, values8(_mm256_extracti128_si256(same, 1),
+                                                         _mm256_extracti128_si256(other[d], 1), weight[d],
+                                                         p.reciprocal.data()));
             }
+            _mm256_store_ps(v, best_lo);
+            _mm256_store_ps(v + 8, best_hi);
         }
+        emit(_mm256_load_ps(v), first_pixel + static_cast<size_t>(c0));
+        emit(_mm256_load_ps(v + 8), first_pixel + static_cast<size_t>(c0) + 8);
     }
-}
-
-template <int Regs>
-BandingStats banding_rows(const BandingArgs& a) {
-    const Plan& p = *a.plan;
-    // Weights padded with zeros to whole groups of 8 lanes.
-    alignas(32) int weight[kMaxDiffs + 8] = {};
-    for (int d = 0; d < p.num_diffs; d++) weight[d] = p.weight[static_cast<size_t>(d)];
-    BandingStats st;
-    float smallest = __builtin_inff();
-    for (int r = 0; r < a.height; r++) {
-        slide_columns(a, r);
-        banding_row<Regs>(a, r, weight, st, smallest);
-    }
-    st.smallest = st.nonzero ? smallest : 0.0f;
-    return st;
-}
+};
 
 BandingStats banding_avx2(const BandingArgs& a) {
-    fill_levels(a);
-    std::memset(a.columns, 0, static_cast<size_t>(a.width + 2 * a.pad) * static_cast<size_t>(a.plan->levels.row));
+    const Plan& p = *a.plan;
+    std::memset(a.nonzero, 0, banding_bits_words(static_cast<size_t>(a.width) * a.height) * sizeof(uint64_t));
+    const LevelRows rows{a.columns, banding_row_bytes(a.width, a.pad), a.pad};
+    std::memset(a.columns, 0, static_cast<size_t>(rows.len) * static_cast<size_t>(p.levels.row));
     // The first window: rows 0 .. pad - 1 (slide_columns adds row r + pad).
-    for (int r = -a.pad; r < 0; r++) {
-        const int row = a.plan->levels.row;
-        uint8_t* col = a.columns + static_cast<ptrdiff_t>(a.pad) * row;
-        const uint16_t* lv = a.levels + (r + a.pad) * a.width;
-        for (int c = 0; c < a.width; c++) col[static_cast<ptrdiff_t>(c) * row + lv[c]]++;
+    for (int r = 0; r < a.pad; r++) {
+        const uint16_t* lv = a.levels + r * a.width;
+        for (int c = 0; c < a.width; c++) (*rows.at(lv[c], c))++;
     }
-    switch (a.plan->levels.margin / 16) {
-    case 1: return banding_rows<1>(a);
-    case 2: return banding_rows<2>(a);
-    case 3: return banding_rows<3>(a);
-    default: return banding_rows<5>(a);
+    // Weights padded with zeros.
+    int weight[kMaxDiffs] = {};
+    for (int d = 0; d < p.num_diffs; d++) weight[d] = p.weight[static_cast<size_t>(d)];
+    RowPass pass(a, rows, weight);
+    for (int r = 0; r < a.height; r++) {
+        slide_columns(a, rows, r);
+        pass.start_row(r);
+        for (int c0 = 0; c0 < a.width; c0 += kLanes) {
+            const int n = a.width - c0 < kLanes ? a.width - c0 : kLanes;
+            pass.block(a.levels + r * a.width, c0, n);
+        }
     }
+    BandingStats st;
+    st.nonzero = pass.nonzero;
+    alignas(32) double sums[4];
+    _mm256_store_pd(sums, pass.sum);
+    st.sum = (sums[0] + sums[1]) + (sums[2] + sums[3]);
+    alignas(32) float least[8];
+    _mm256_store_ps(least, pass.smallest);
+    float m = least[0];
+    for (int i = 1; i < 8; i++) m = least[i] < m ? least[i] : m;
+    st.smallest = st.nonzero ? m : 0.0f;
+    return st;
 }
 
 }  // namespace
 
 const Kernels* kernels_avx2() {
     static const Kernels k{"avx2",          convert_row_avx2, antidither_row_avx2, antidither_last_row_avx2,
-                           spatial_mask_avx2, decimate_avx2,  mode_filter_avx2,    banding_avx2};
+                           spatial_mask_avx2, decimate_avx2,  filter_scale_avx2,   banding_avx2};
     return detect_cpu_flags().avx2 ? &k : nullptr;
 }
 
