@@ -1,5 +1,6 @@
 #include "features/registry.hpp"
 
+#include "features/adm/adm.hpp"
 #include "features/cambi/cambi.hpp"
 #include "features/motion/motion.hpp"
 #include "features/speed/speed.hpp"
@@ -8,7 +9,7 @@
 namespace speedqa {
 
 const std::vector<const FeatureDef*>& all_features() {
-    static const std::vector<const FeatureDef*> defs = {&vif_feature(),           &motion_feature(),
+    static const std::vector<const FeatureDef*> defs = {&adm_feature(),           &vif_feature(),           &motion_feature(),
                                                         &cambi_feature(),         &speed_chroma_feature(),
                                                         &speed_temporal_feature()};
     return defs;
