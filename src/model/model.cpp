@@ -350,7 +350,9 @@ Model Model::load_version(const std::string& version, const std::vector<std::str
         throw Error("model version \"" + version + "\" is not a version name (use path= for a file)");
     if (version.size() > 5 && version.compare(version.size() - 5, 5, ".json") == 0)
         throw Error("model version \"" + version + "\": give the name without .json (or use path= for a file)");
-    const std::string file = version + ".json";
+    // "vmaf_v1.0.16" names the family: its standard member is the 1080p,
+    // 3-picture-heights model (libvmaf itself knows only the full names)
+    const std::string file = (version == kV1016Family ? std::string(kV1016Default) : version) + ".json";
     for (const std::string& dir : dirs) {
         const fs::path p = fs::path(dir) / file;
         std::error_code ec;

@@ -15,6 +15,10 @@
 
 namespace speedqa::model {
 
+// version=vmaf_v1.0.16 (the family) loads its standard member.
+constexpr const char* kV1016Family = "vmaf_v1.0.16";
+constexpr const char* kV1016Default = "vmaf_v1.0.16_3d0h";
+
 // libvmaf's limit on a model's features (read_json_model.c).
 constexpr int kMaxFeatures = 64;
 
