@@ -8,6 +8,7 @@
 #include <cstring>
 #include <cstdio>
 
+#include "core/env.hpp"
 #include "io/pooling.hpp"
 #include "speedqa/speedqa.hpp"
 
@@ -72,7 +73,7 @@ int report_parity(const std::vector<std::string>& names, const std::vector<Frame
 // SPEEDQA_TIMING=1: where the wall time of a run goes, on stderr.
 class PhaseTimer {
 public:
-    PhaseTimer() : on_(std::getenv("SPEEDQA_TIMING") != nullptr), last_(std::chrono::steady_clock::now()) {}
+    PhaseTimer() : on_(env_flag("SPEEDQA_TIMING")), last_(std::chrono::steady_clock::now()) {}
     void mark(const char* phase) {
         if (!on_) return;
         const auto now = std::chrono::steady_clock::now();
@@ -114,7 +115,10 @@ int run(const Settings& s) {
                          twin->backend_description().c_str());
     } else {
         scorer = std::make_unique<Scorer>(format, s.features, o);
-        if (!scorer->backend_choice().empty() && !s.quiet) std::fprintf(stderr, "%s\n", scorer->backend_choice().c_str());
+        if (!s.quiet) {
+            if (!scorer->backend_choice().empty()) std::fprintf(stderr, "%s\n", scorer->backend_choice().c_str());
+            else if (s.backend == "cuda") std::fprintf(stderr, "%s\n", scorer->backend_description().c_str());
+        }
     }
     timer.mark("create engine");
     for (unsigned i = 0; i < s.frame_skip_ref; i++)

@@ -172,7 +172,7 @@ inline double vmaf_ms_per_frame(const std::string& vmaf, const std::string& feat
 }
 
 inline std::string default_vmaf() {
-    if (const char* e = std::getenv("SPEEDQA_VMAF")) return e;
+    if (const char* e = std::getenv("SPEEDQA_VMAF_BIN")) return e;
     return "/work/vmafbuild/tools/vmaf";
 }
 
