@@ -39,7 +39,9 @@ int all_cores() { return static_cast<int>(std::max(1u, std::thread::hardware_con
 std::unique_ptr<Engine> make_cpu_engine(const std::vector<const Feature*>& features, const EngineChoice& c, int threads,
                                         bool straightforward) {
     CpuTarget t;
-    t.isa = host_isa(c.cpumask);
+    // the straightforward path: SpEED's full-frame pipeline, every other
+    // feature's C reference kernels
+    t.isa = straightforward ? Isa::c : host_isa(c.cpumask);
     t.dispatch = resolve_dispatch(c);
     t.straightforward = straightforward;
     return std::make_unique<cpu::CpuEngine>(features, t, threads);

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Side by side with Netflix's vmaf: each feature at the options a model gives
+# it, and whole models, ms per frame on the same raw files in page cache, for
+#   speedqa            --backend cpu (our kernels, SIMD where the CPU has it)
+#   speedqa reference  --backend cpu-reference (our C reference kernels; SpEED's
+#                      straightforward full-frame path)
+#   vmaf               libvmaf master's command, built by hand outside the repository
+# all with the same --threads. Prints a markdown table with the ratios.
+#
+#   SPEEDQA_VMAF_BIN=/path/to/vmaf tools/bench_models.sh [build-dir] [threads] [sizes]
+#
+# The clips: the 1080p test clip v2 (real content, 10-bit) as 8-bit 4:2:0, and
+# the same scaled to 4K (ffmpeg), its 6 frames cycled to FRAMES frames.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+threads=${2:-2}
+sizes=${3:-1920x1080:48,3840x2160:24}
+vmaf=${SPEEDQA_VMAF_BIN:-}
+speedqa=$build/speedqa
+work=${TMPDIR:-/tmp}/speedqa-bench-models
+mkdir -p "$work"
+shared=${SPEEDQA_SHARED_TESTDATA:-../shared/testdata}
+command -v ffmpeg >/dev/null || { echo "needs ffmpeg (apt-get install ffmpeg)"; exit 1; }
+[ -x "$speedqa" ] || { echo "no $speedqa: build first"; exit 1; }
+[ -n "$vmaf" ] && [ ! -x "$vmaf" ] && { echo "SPEEDQA_VMAF_BIN=$vmaf is not executable"; exit 1; }
+
+# clip SIDE WxH FRAMES -> $work/SIDE_WxH.yuv
+clip() {
+  local side=$1 size=$2 n=$3 out=$work/$1_$2.yuv
+  [ -s "$out" ] && return
+  local src=$work/v2_$side.yuv
+  [ -s "$src" ] || xz -dkc "$shared/v2_$side.yuv.xz" >"$src"
+  ffmpeg -loglevel error -y -stream_loop -1 -f rawvideo -s 1920x1080 -pix_fmt yuv420p10le -i "$src" \
+    -frames:v "$n" -vf "scale=${size/x/:}:flags=bicubic,format=yuv420p" -f rawvideo "$out"
+}
+
+# ms per frame of a command's wall time, best of 3
+time_ms() {
+  local n=$1
+  shift
+  local best=
+  for _ in 1 2 3; do
+    local t0 t1
+    t0=$(date +%s.%N)
+    "$@" >/dev/null 2>&1 || { echo "failed"; return; }
+    t1=$(date +%s.%N)
+    best=$(awk -v a="$t0" -v b="$t1" -v n="$n" -v c="${best:-1e99}" 'BEGIN{m=(b-a)*1000/n; print (m<c)?m:c}')
+  done
+  printf '%.2f' "$best"
+}
+
+cases=(
+  "adm|--no_prediction --feature adm=adm_csf_mode=2:adm_dlm_weight=0.7:adm_enhn_gain_limit=1:adm_min_val=0.5:adm_noise_weight=0.02:adm_norm_view_dist=3:adm_ref_display_height=1080"
+  "vif|--no_prediction --feature vif"
+  "motion|--no_prediction --feature motion=motion_max_val=18"
+  "cambi|--no_prediction --feature cambi=cambi_high_res_speedup=1080:cambi_vis_lum_threshold=0.06:cambi_max_val=17"
+  "speed_chroma|--no_prediction --feature speed_chroma=speed_kernelscale=1.0:speed_nn_floor=0.1:speed_sigma_nn=0.19:speed_weight_var_mode=5:speed_max_val=45.0"
+  "vmaf_v0.6.1|--model version=vmaf_v0.6.1"
+  "vmaf_v1.0.16_3d0h|--model version=vmaf_v1.0.16_3d0h"
+)
+
+echo "| size | what | speedqa ms/frame | speedqa reference ms/frame | vmaf ms/frame | vmaf / speedqa |"
+echo "|---|---|---|---|---|---|"
+for sz in ${sizes//,/ }; do
+  size=${sz%%:*} n=${sz##*:} w=${size%x*} h=${size#*x}
+  clip ref "$size" "$n"
+  clip dis "$size" "$n"
+  cat "$work/ref_$size.yuv" "$work/dis_$size.yuv" >/dev/null
+  io="-r $work/ref_$size.yuv -d $work/dis_$size.yuv -w $w -h $h -p 420 -b 8 --threads $threads -q"
+  for c in "${cases[@]}"; do
+    name=${c%%|*} args=${c#*|}
+    # the reference path of SpEED is slow: a quarter of the frames
+    ours=$(time_ms "$n" $speedqa $io $args --json -o "$work/out.json")
+    nref=$(( n / 4 > 4 ? n / 4 : 4 ))
+    ref=$(time_ms "$nref" $speedqa $io --frame_cnt "$nref" --backend cpu-reference $args --json -o "$work/ref.json")
+    theirs=-
+    ratio=-
+    if [ -n "$vmaf" ]; then
+      theirs=$(time_ms "$n" "$vmaf" $io $args --json -o "$work/vmaf.json")
+      ratio=$(awk -v a="$theirs" -v b="$ours" 'BEGIN{printf "%.1fx", a/b}')
+    fi
+    echo "| $size | $name | $ours | $ref | $theirs | $ratio |"
+  done
+done
