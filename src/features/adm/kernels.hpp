@@ -48,11 +48,12 @@ struct Row3 {
 struct RowKernels {
     // --- scale 0 (16-bit coefficients)
     // One output row of the DWT of rows r[0..3] (mirrored by the caller), all
-    // w = (width + 1) / 2 columns: a, v, h, d; low_only: a alone. tmp holds
-    // 2 * width int16_t: the low then the high vertical pass (libvmaf's order).
-    void (*dwt0_8)(const uint8_t* const r[4], int width, int16_t* tmp, int16_t* a, int16_t* v, int16_t* h, int16_t* d,
+    // w = (width + 1) / 2 columns: a (16-bit values widened for the next
+    // scale), v, h, d; low_only: a alone. tmp holds 2 * width int16_t: the
+    // low then the high vertical pass (libvmaf's order).
+    void (*dwt0_8)(const uint8_t* const r[4], int width, int16_t* tmp, int32_t* a, int16_t* v, int16_t* h, int16_t* d,
                    bool low_only);
-    void (*dwt0_16)(const uint16_t* const r[4], int width, int bitdepth, int16_t* tmp, int16_t* a, int16_t* v,
+    void (*dwt0_16)(const uint16_t* const r[4], int width, int bitdepth, int16_t* tmp, int32_t* a, int16_t* v,
                     int16_t* h, int16_t* d, bool low_only);
     // Restored (r) and additive (a) parts of the distorted coefficients.
     void (*decouple0)(Row3<const int16_t> ref, Row3<const int16_t> dis, Row3<int16_t> r, Row3<int16_t> a, int begin,

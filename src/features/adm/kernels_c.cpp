@@ -17,7 +17,7 @@ int tap(int j, int k, int n) {
 }
 
 template <class P>
-void dwt0(const P* const r[4], int width, int bitdepth, int16_t* tmp, int16_t* a, int16_t* v, int16_t* h, int16_t* d,
+void dwt0(const P* const r[4], int width, int bitdepth, int16_t* tmp, int32_t* a, int16_t* v, int16_t* h, int16_t* d,
           bool low_only) {
     const int32_t round = 1 << (bitdepth - 1);
     int16_t* lo = tmp;
@@ -38,12 +38,12 @@ void dwt0(const P* const r[4], int width, int bitdepth, int16_t* tmp, int16_t* a
     }
 }
 
-void dwt0_8(const uint8_t* const r[4], int width, int16_t* tmp, int16_t* a, int16_t* v, int16_t* h, int16_t* d,
+void dwt0_8(const uint8_t* const r[4], int width, int16_t* tmp, int32_t* a, int16_t* v, int16_t* h, int16_t* d,
             bool low_only) {
     dwt0(r, width, 8, tmp, a, v, h, d, low_only);
 }
 
-void dwt0_16(const uint16_t* const r[4], int width, int bitdepth, int16_t* tmp, int16_t* a, int16_t* v, int16_t* h,
+void dwt0_16(const uint16_t* const r[4], int width, int bitdepth, int16_t* tmp, int32_t* a, int16_t* v, int16_t* h,
              int16_t* d, bool low_only) {
     dwt0(r, width, bitdepth, tmp, a, v, h, d, low_only);
 }

@@ -54,7 +54,8 @@ static inline __m256i pair(int16_t a, int16_t b) {
 
 // Horizontal pass of one tmp row (lo or hi, n wide) into two bands over the
 // interior outputs [1, jend): taps 2j-1 .. 2j+2 need no mirroring there.
-static int dwt0_horizontal(const int16_t* t, int16_t* lo_out, int16_t* hi_out, int jend) {
+// lo_out: 32-bit (band a, kept for the next scale) or 16-bit.
+static int dwt0_horizontal(const int16_t* t, int32_t* lo32, int16_t* lo_out, int16_t* hi_out, int jend) {
     const __m256i l01 = pair(kLo16[0], kLo16[1]), l23 = pair(kLo16[2], kLo16[3]);
     const __m256i h01 = pair(kHi16[0], kHi16[1]), h23 = pair(kHi16[2], kHi16[3]);
     const __m256i round = _mm256_set1_epi32(32768);
@@ -65,7 +66,10 @@ static int dwt0_horizontal(const int16_t* t, int16_t* lo_out, int16_t* hi_out, i
         const __m256i p1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t + 2 * j + 1));
         const __m256i lo = _mm256_srai_epi32(
             _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(p0, l01), _mm256_madd_epi16(p1, l23)), round), 16);
-        store8x16(lo_out + j, lo);
+        if (lo32)
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(lo32 + j), lo);
+        else
+            store8x16(lo_out + j, lo);
         if (hi_out) {
             const __m256i hi = _mm256_srai_epi32(
                 _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(p0, h01), _mm256_madd_epi16(p1, h23)), round), 16);
@@ -87,15 +91,15 @@ static int16_t dwt0_column(const int16_t* t, int j, int n, const int16_t* f) {
     return static_cast<int16_t>(static_cast<uint32_t>(static_cast<int32_t>(acc + 32768u) >> 16));
 }
 
-static void dwt0_horizontal_row(const int16_t* tmp, int width, int16_t* a, int16_t* v, int16_t* h, int16_t* d,
+static void dwt0_horizontal_row(const int16_t* tmp, int width, int32_t* a, int16_t* v, int16_t* h, int16_t* d,
                                 bool low_only) {
     const int w = (width + 1) / 2;
     const int16_t* lo = tmp;
     const int16_t* hi = tmp + width;
     // Interior: 2j + 2 <= width - 1.
     const int jend = (width - 3) / 2 + 1 < w ? (width - 3) / 2 + 1 : w;
-    int j = jend > 1 ? dwt0_horizontal(lo, a, low_only ? nullptr : v, jend) : 1;
-    if (!low_only && jend > 1) dwt0_horizontal(hi, h, d, jend);
+    int j = jend > 1 ? dwt0_horizontal(lo, a, nullptr, low_only ? nullptr : v, jend) : 1;
+    if (!low_only && jend > 1) dwt0_horizontal(hi, nullptr, h, d, jend);
     for (int c = 0; c < w; c = (c == 0 ? j : c + 1)) {
         a[c] = dwt0_column(lo, c, width, kLo16);
         if (low_only) continue;
@@ -128,7 +132,7 @@ static inline void dwt0_vertical16(__m256i s0, __m256i s1, __m256i s2, __m256i s
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(hi), _mm256_packs_epi32(trunc16(ha), trunc16(hb)));
 }
 
-static void dwt0_8(const uint8_t* const r[4], int width, int16_t* tmp, int16_t* a, int16_t* v, int16_t* h, int16_t* d,
+static void dwt0_8(const uint8_t* const r[4], int width, int16_t* tmp, int32_t* a, int16_t* v, int16_t* h, int16_t* d,
                    bool low_only) {
     int16_t* lo = tmp;
     int16_t* hi = tmp + width;
@@ -152,7 +156,7 @@ static void dwt0_8(const uint8_t* const r[4], int width, int16_t* tmp, int16_t* 
     dwt0_horizontal_row(tmp, width, a, v, h, d, low_only);
 }
 
-static void dwt0_16(const uint16_t* const r[4], int width, int bitdepth, int16_t* tmp, int16_t* a, int16_t* v,
+static void dwt0_16(const uint16_t* const r[4], int width, int bitdepth, int16_t* tmp, int32_t* a, int16_t* v,
                     int16_t* h, int16_t* d, bool low_only) {
     int16_t* lo = tmp;
     int16_t* hi = tmp + width;
@@ -189,7 +193,13 @@ static void dwt0_16(const uint16_t* const r[4], int width, int bitdepth, int16_t
 static inline void decouple0_orient(__m256i o, __m256i t, __m256i angle, bool simd, const Scale0Consts& k,
                                     __m256d gain, int16_t* r_out, int16_t* a_out) {
     const __m256i zero = _mm256_setzero_si256(), q15 = _mm256_set1_epi32(32768);
-    const __m256i div = _mm256_i32gather_epi32(k.div_lookup, _mm256_add_epi32(o, q15), 4);
+    // libvmaf's table of 2^30 / o truncated, computed: the double quotient
+    // is within 2^-23 of the true one, whose fraction is 0 or >= 2^-15 from
+    // an integer, so truncating it gives the table's value (o = 0: unused).
+    const __m256i onz = _mm256_blendv_epi8(o, _mm256_set1_epi32(1), _mm256_cmpeq_epi32(o, zero));
+    const __m256d q30 = _mm256_set1_pd(1073741824.0);
+    const __m256i div = _mm256_setr_m128i(_mm256_cvttpd_epi32(_mm256_div_pd(q30, _mm256_cvtepi32_pd(_mm256_castsi256_si128(onz)))),
+                                          _mm256_cvttpd_epi32(_mm256_div_pd(q30, _mm256_cvtepi32_pd(_mm256_extracti128_si256(onz, 1)))));
     const __m256i r15 = _mm256_set1_epi64x(16384);
     // (div * t + 16384) >> 15, low 32 bits; even and odd lanes separately.
     const __m256i pe = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(div, t), r15), 15);
