@@ -82,7 +82,8 @@ TEST_F(AdmCheckasm, Dwt0) {
         for (int width : kWidths)
             for (int pattern = 0; pattern < 7; ++pattern)
                 for (bool low_only : {false, true}) {
-                    const int64_t max = (int64_t{1} << bitdepth) - 1;
+                    // Past the bit depth too for 16-bit containers: libvmaf wraps those.
+                    const int64_t max = bitdepth == 8 || pattern == 0 ? (int64_t{1} << bitdepth) - 1 : 65535;
                     std::vector<int16_t> out[2][5];
                     std::vector<int32_t> band_a[2];
                     for (auto& o : out)

@@ -113,7 +113,7 @@ static void dwt0_horizontal_row(const int16_t* tmp, int width, int32_t* a, int16
 // (offset by -32768 for samples above 15 bits), bias the constant that
 // makes up for the offset and the normalisation.
 static inline void dwt0_vertical16(__m256i s0, __m256i s1, __m256i s2, __m256i s3, __m256i lo_bias, __m256i hi_bias,
-                                   int shift, int16_t* lo, int16_t* hi) {
+                                   int shift, bool wrap, int16_t* lo, int16_t* hi) {
     const __m256i a01 = _mm256_unpacklo_epi16(s0, s1), b01 = _mm256_unpackhi_epi16(s0, s1);
     const __m256i a23 = _mm256_unpacklo_epi16(s2, s3), b23 = _mm256_unpackhi_epi16(s2, s3);
     const __m256i l01 = pair(kLo16[0], kLo16[1]), l23 = pair(kLo16[2], kLo16[3]);
@@ -123,13 +123,23 @@ static inline void dwt0_vertical16(__m256i s0, __m256i s1, __m256i s2, __m256i s
     __m256i lb = _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(b01, l01), _mm256_madd_epi16(b23, l23)), lo_bias);
     la = _mm256_sra_epi32(la, sh);
     lb = _mm256_sra_epi32(lb, sh);
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(lo), _mm256_packs_epi32(trunc16(la), trunc16(lb)));
+    // Within int16 for samples of the bit depth; samples past it (16-bit
+    // containers) may wrap, as libvmaf's truncating stores do.
+    if (wrap) {
+        la = trunc16(la);
+        lb = trunc16(lb);
+    }
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(lo), _mm256_packs_epi32(la, lb));
     if (!hi) return;
     __m256i ha = _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(a01, h01), _mm256_madd_epi16(a23, h23)), hi_bias);
     __m256i hb = _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(b01, h01), _mm256_madd_epi16(b23, h23)), hi_bias);
     ha = _mm256_sra_epi32(ha, sh);
     hb = _mm256_sra_epi32(hb, sh);
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(hi), _mm256_packs_epi32(trunc16(ha), trunc16(hb)));
+    if (wrap) {
+        ha = trunc16(ha);
+        hb = trunc16(hb);
+    }
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(hi), _mm256_packs_epi32(ha, hb));
 }
 
 static void dwt0_8(const uint8_t* const r[4], int width, int16_t* tmp, int32_t* a, int16_t* v, int16_t* h, int16_t* d,
@@ -144,7 +154,7 @@ static void dwt0_8(const uint8_t* const r[4], int width, int16_t* tmp, int32_t* 
         const __m256i s1 = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r[1] + x)));
         const __m256i s2 = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r[2] + x)));
         const __m256i s3 = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r[3] + x)));
-        dwt0_vertical16(s0, s1, s2, s3, lo_bias, hi_bias, 8, lo + x, low_only ? nullptr : hi + x);
+        dwt0_vertical16(s0, s1, s2, s3, lo_bias, hi_bias, 8, false, lo + x, low_only ? nullptr : hi + x);
     }
     for (; x < width; ++x) {
         const int32_t s0 = r[0][x], s1 = r[1][x], s2 = r[2][x], s3 = r[3][x];
@@ -172,7 +182,7 @@ static void dwt0_16(const uint16_t* const r[4], int width, int bitdepth, int16_t
         const __m256i s1 = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(r[1] + x)), off);
         const __m256i s2 = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(r[2] + x)), off);
         const __m256i s3 = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(r[3] + x)), off);
-        dwt0_vertical16(s0, s1, s2, s3, lb, hb, bitdepth, lo + x, low_only ? nullptr : hi + x);
+        dwt0_vertical16(s0, s1, s2, s3, lb, hb, bitdepth, true, lo + x, low_only ? nullptr : hi + x);
     }
     for (; x < width; ++x) {
         const int32_t s0 = r[0][x], s1 = r[1][x], s2 = r[2][x], s3 = r[3][x];
@@ -418,7 +428,7 @@ struct Factor {
 };
 static inline Factor factor(int64_t rf) {
     const int64_t mag = rf < 0 ? -rf : rf;
-    return {_mm256_set1_epi64x(mag), _mm256_set1_epi64x(rf < 0 ? -1 : 0)};
+    return {_mm256_set1_epi64x(mag), _mm256_set1_epi64x(rf < 0 ? -1 : 0)};   // sign: all ones in 32 or 64 bits
 }
 // (s * rf + 2^27) >> 28 for 4 int32 s in int64 lanes; |s| * |rf| < 2^63.
 static inline __m256i times_factor(__m256i s64, Factor f) {
@@ -634,16 +644,32 @@ static void den123(Row3<const int32_t> ref, int begin, int end, const Scale123Co
     if (j < end) row_kernels_c().den123(ref, j, end, k, sums);
 }
 
+// Low 32 bits of (s * rf + 2^27) >> 28 for 8 int32 s (bits 28..59 of the
+// exact product: the logical shift gives them too).
+static inline __m256i times_factor_low32(__m256i s, Factor f) {
+    const __m256i mag = _mm256_abs_epi32(s);   // |INT32_MIN| read unsigned: 2^31
+    const __m256i neg = _mm256_xor_si256(_mm256_srai_epi32(s, 31), f.sign);
+    const __m256i ne = _mm256_shuffle_epi32(neg, 0xA0), no = _mm256_shuffle_epi32(neg, 0xF5);
+    __m256i pe = _mm256_mul_epu32(mag, f.mag), po = _mm256_mul_epu32(_mm256_srli_epi64(mag, 32), f.mag);
+    pe = _mm256_sub_epi64(_mm256_xor_si256(pe, ne), ne);
+    po = _mm256_sub_epi64(_mm256_xor_si256(po, no), no);
+    const __m256i r = _mm256_set1_epi64x(int64_t{1} << 27);
+    return _mm256_blend_epi32(_mm256_srli_epi64(_mm256_add_epi64(pe, r), 28),
+                              _mm256_slli_epi64(_mm256_srli_epi64(_mm256_add_epi64(po, r), 28), 32), 0xAA);
+}
+
 static void csf123(const int32_t* src, int32_t* value, int32_t* filtered, int begin, int end, int64_t rf) {
     const Factor f = factor(rf);
     const __m256i by30 = _mm256_set1_epi64x(143165577), rnd = _mm256_set1_epi64x(-(int64_t{1} << 31));
     int j = begin;
-    for (; j + 4 <= end; j += 4) {
-        const __m128i v = low32x4(times_factor(load4x32(src + j), f));
-        // (|v| * 2^32/30 - 2^31) >> 32, |v| as libvmaf's abs (INT32_MIN stays).
-        const __m256i p = _mm256_add_epi64(_mm256_mul_epi32(_mm256_cvtepi32_epi64(_mm_abs_epi32(v)), by30), rnd);
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(value + j), v);
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(filtered + j), low32x4(_mm256_srli_epi64(p, 32)));
+    for (; j + 8 <= end; j += 8) {
+        const __m256i v = times_factor_low32(load8x32(src + j), f);
+        // (|v| * 2^32/30 - 2^31) >> 32: the high halves; |v| as libvmaf's abs (INT32_MIN stays).
+        const __m256i m = _mm256_abs_epi32(v);
+        const __m256i pe = _mm256_add_epi64(_mm256_mul_epi32(m, by30), rnd);
+        const __m256i po = _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(m, 32), by30), rnd);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(value + j), v);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(filtered + j), _mm256_blend_epi32(_mm256_srli_epi64(pe, 32), po, 0xAA));
     }
     if (j < end) row_kernels_c().csf123(src, value, filtered, j, end, rf);
 }
