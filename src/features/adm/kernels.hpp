@@ -79,6 +79,7 @@ struct RowKernels {
                         int end, bool round_first, const Scale123Consts& k);
     void (*den123)(Row3<const int32_t> ref, int begin, int end, const Scale123Consts& k, uint64_t sums[3]);
     void (*csf123)(const int32_t* src, int32_t* value, int32_t* filtered, int begin, int end, int64_t rf);
+    // flt: values csf123 makes (|v| < 2^26.1).
     void (*cm123)(Row3<const int32_t> csf, const Row3<const int32_t> flt[3], Row3<const int32_t> src, int begin,
                   int end, Lane lane, const Scale123Consts& k, int64_t sums[3]);
 };

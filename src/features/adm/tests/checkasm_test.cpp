@@ -244,6 +244,8 @@ TEST_F(AdmCheckasm, Scale123Rows) {
                     k.den_add_cub = uint64_t{1} << (k.den_shift_cub - 1);
                     const Row3<const int32_t> ref{{in[0].data(), in[1].data(), in[2].data()}};
                     const Row3<const int32_t> dis{{in[3].data(), in[4].data(), in[5].data()}};
+                    std::vector<int32_t> flt_row[3];
+                    for (auto& v : flt_row) v = make_row<int32_t>(r, end + 2, pattern, -71582789, 71582788);
                     std::vector<int32_t> out[2][12];
                     uint64_t den[2][3] = {};
                     int64_t cm[2][3] = {};
@@ -259,8 +261,9 @@ TEST_F(AdmCheckasm, Scale123Rows) {
                             kk.csf123(in[3 + t].data(), o[6 + t].data(), o[9 + t].data(), begin - 1, end + 1, k.rf[t]);
                         const Row3<const int32_t> cv{{o[6].data(), o[7].data(), o[8].data()}};
                         const Row3<const int32_t> fl{{o[9].data(), o[10].data(), o[11].data()}};
-                        const Row3<const int32_t> raw{{in[2].data(), in[0].data(), in[1].data()}};
-                        const Row3<const int32_t> f3[3] = {fl, raw, fl};
+                        // Another row of filtered values: any within their range.
+                        const Row3<const int32_t> other{{flt_row[0].data(), flt_row[1].data(), flt_row[2].data()}};
+                        const Row3<const int32_t> f3[3] = {fl, other, fl};
                         kk.cm123(cv, f3, ref, begin, end, lane, k, cm[impl]);
                     }
                     ++cases_;

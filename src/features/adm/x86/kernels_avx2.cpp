@@ -674,68 +674,99 @@ static void csf123(const int32_t* src, int32_t* value, int32_t* filtered, int be
     if (j < end) row_kernels_c().csf123(src, value, filtered, j, end, rf);
 }
 
+// Exact masking terms of 4 columns (64-bit lanes): x the csf'd coefficients,
+// thr the thresholds, as each lane kind evaluates them.
+static inline __m256i cm123_exact(__m256i x, __m256i thr, Lane lane, __m256i add_cub, int shift_cub, __m256i acc) {
+    const __m256i zero = _mm256_setzero_si256(), add_sq = _mm256_set1_epi64x(int64_t{1} << 29);
+    __m256i d, sq, p;
+    if (lane == Lane::scalar) {   // 32-bit: |x| - thr, both as libvmaf's int32 values
+        const __m128i d32 = _mm_max_epi32(_mm_sub_epi32(_mm_abs_epi32(low32x4(x)), low32x4(thr)), _mm_setzero_si128());
+        d = _mm256_cvtepi32_epi64(d32);
+        sq = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(d, d), add_sq), 30);
+        p = _mm256_add_epi64(_mm256_mul_epi32(sq, d), add_cub);
+        return _mm256_add_epi64(acc, srai64(p, shift_cub));
+    }
+    // 64-bit lanes: AVX2 negates the low half, AVX-512 the whole value.
+    __m256i ax;
+    if (lane == Lane::avx2) {
+        const __m256i neg = _mm256_cmpgt_epi64(zero, x);
+        ax = _mm256_blendv_epi8(x, _mm256_sub_epi64(zero, _mm256_cvtepi32_epi64(low32x4(x))), neg);
+    } else {
+        ax = abs64(x);
+    }
+    d = _mm256_sub_epi64(ax, thr);
+    d = _mm256_and_si256(d, _mm256_cmpgt_epi64(d, zero));
+    sq = _mm256_add_epi64(_mm256_mul_epi32(d, d), add_sq);
+    sq = lane == Lane::avx2 ? _mm256_srli_epi64(sq, 30) : srai64(sq, 30);
+    p = _mm256_add_epi64(_mm256_mul_epi32(sq, d), add_cub);
+    return _mm256_add_epi64(acc, lane == Lane::avx2 ? _mm256_srl_epi64(p, _mm_cvtsi32_si128(shift_cub)) : srai64(p, shift_cub));
+}
+
 static void cm123(Row3<const int32_t> csf, const Row3<const int32_t> flt[3], Row3<const int32_t> src, int begin, int end,
                   Lane lane, const Scale123Consts& k, int64_t sums[3]) {
     const __m256i by15 = _mm256_set1_epi64x(286331153), rnd = _mm256_set1_epi64x(-(int64_t{1} << 31));
     const __m256i add_cub = _mm256_set1_epi64x(k.add_cub), add_sq = _mm256_set1_epi64x(int64_t{1} << 29);
-    const __m128i scub = _mm_cvtsi32_si128(k.shift_cub);
     const Factor f[3] = {factor(k.rf[0]), factor(k.rf[1]), factor(k.rf[2])};
     const __m256i zero = _mm256_setzero_si256();
     __m256i acc[3] = {zero, zero, zero};
-    // Exact (64-bit) column sums of the filtered values, then 3-sums.
-    alignas(32) int64_t col[kChunk + 8], mid[kChunk + 8];
+    // Column sums of the filtered values (csf123's: |filtered| < 2^26.1):
+    // 9 of them fit int32 exactly.
+    alignas(32) int32_t col[kChunk + 16], mid[kChunk + 16];
     int j = begin;
-    int x = 0, n = 0;
-    for (; j + 4 <= end; j += 4, x += 4) {
-        if (x == n) {   // the next chunk of column sums
-            n = (end - j) / 4 * 4 < kChunk ? (end - j) / 4 * 4 : kChunk;
-            for (int q = 0; q < n + 2; q += 4) {
-                __m256i cs = zero, ms = zero;
-                for (int t = 0; t < 3; ++t) {
-                    const int o = j - 1 + q;
-                    const __m256i fm = load4x32(flt[1].p[t] + o);
-                    ms = _mm256_add_epi64(ms, fm);
-                    cs = _mm256_add_epi64(cs, _mm256_add_epi64(fm, _mm256_add_epi64(load4x32(flt[0].p[t] + o), load4x32(flt[2].p[t] + o))));
-                }
-                _mm256_store_si256(reinterpret_cast<__m256i*>(col + q), cs);
-                _mm256_store_si256(reinterpret_cast<__m256i*>(mid + q), ms);
+    while (j + 8 <= end) {
+        const int n = (end - j) / 8 * 8 < kChunk ? (end - j) / 8 * 8 : kChunk;
+        for (int q = 0; q < n + 2; q += 8) {
+            __m256i cs = zero, ms = zero;
+            for (int t = 0; t < 3; ++t) {
+                const int o = j - 1 + q;
+                const __m256i fm = load8x32(flt[1].p[t] + o);
+                ms = _mm256_add_epi32(ms, fm);
+                cs = _mm256_add_epi32(cs, _mm256_add_epi32(fm, _mm256_add_epi32(load8x32(flt[0].p[t] + o), load8x32(flt[2].p[t] + o))));
             }
-            x = 0;
+            _mm256_store_si256(reinterpret_cast<__m256i*>(col + q), cs);
+            _mm256_store_si256(reinterpret_cast<__m256i*>(mid + q), ms);
         }
-        __m256i thr = _mm256_add_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x)),
-                                       _mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x + 2)));
-        thr = _mm256_add_epi64(thr, _mm256_sub_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x + 1)),
-                                                     _mm256_loadu_si256(reinterpret_cast<const __m256i*>(mid + x + 1))));
-        for (int t = 0; t < 3; ++t) {
-            const __m256i c = _mm256_cvtepi32_epi64(_mm_abs_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(csf.p[t] + j))));
-            thr = _mm256_add_epi64(thr, srai64(_mm256_add_epi64(_mm256_mul_epi32(c, by15), rnd), 32));
-        }
-        for (int t = 0; t < 3; ++t) {
-            const __m256i x = times_factor(load4x32(src.p[t] + j), f[t]);
-            __m256i d, sq, p;
-            if (lane == Lane::scalar) {
-                // 32-bit: |x| - thr, both as libvmaf's int32 values.
-                const __m128i d32 = _mm_max_epi32(_mm_sub_epi32(_mm_abs_epi32(low32x4(x)), low32x4(thr)), _mm_setzero_si128());
-                d = _mm256_cvtepi32_epi64(d32);
-                sq = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(d, d), add_sq), 30);
-                p = _mm256_add_epi64(_mm256_mul_epi32(sq, d), add_cub);
-                acc[t] = _mm256_add_epi64(acc[t], srai64(p, k.shift_cub));
+        for (int x = 0; x < n; x += 8, j += 8) {
+            // The threshold exactly, in two 64-bit halves.
+            const __m256i c0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x));
+            const __m256i c1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x + 1));
+            const __m256i c2 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x + 2));
+            const __m256i m1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(mid + x + 1));
+            __m256i thr_h[2];
+            for (int h = 0; h < 2; ++h) {
+                auto half = [h](__m256i v) { return _mm256_cvtepi32_epi64(h ? _mm256_extracti128_si256(v, 1) : _mm256_castsi256_si128(v)); };
+                __m256i t64 = _mm256_add_epi64(_mm256_add_epi64(half(c0), half(c2)), _mm256_sub_epi64(half(c1), half(m1)));
+                for (int t = 0; t < 3; ++t) {
+                    const __m256i c = _mm256_cvtepi32_epi64(_mm_abs_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(csf.p[t] + j + 4 * h))));
+                    t64 = _mm256_add_epi64(t64, srai64(_mm256_add_epi64(_mm256_mul_epi32(c, by15), rnd), 32));
+                }
+                thr_h[h] = t64;
+            }
+            // Where every |s * rf| <= 2^57 (so |x| <= 2^29 + 1) and thr is in
+            // [-64, 2^30 - 64), all lane kinds compute the same positive
+            // 32-bit terms: eight at a time.
+            const __m256i thr32 = _mm256_setr_m128i(low32x4(thr_h[0]), low32x4(thr_h[1]));
+            const __m256i hi_ok = _mm256_and_si256(
+                _mm256_cmpeq_epi64(_mm256_srli_epi64(_mm256_add_epi64(thr_h[0], _mm256_set1_epi64x(64)), 30), zero),
+                _mm256_cmpeq_epi64(_mm256_srli_epi64(_mm256_add_epi64(thr_h[1], _mm256_set1_epi64x(64)), 30), zero));
+            bool fast = _mm256_movemask_epi8(hi_ok) == -1;
+            __m256i xs[3];
+            for (int t = 0; t < 3 && fast; ++t) {
+                const __m256i s8 = load8x32(src.p[t] + j);
+                xs[t] = times_factor_low32(s8, f[t]);
+                const __m256i mag = _mm256_abs_epi32(s8);
+                const __m256i me = _mm256_mul_epu32(mag, f[t].mag), mo = _mm256_mul_epu32(_mm256_srli_epi64(mag, 32), f[t].mag);
+                const __m256i lim = _mm256_set1_epi64x(int64_t{1} << 57);
+                fast = _mm256_movemask_epi8(_mm256_or_si256(_mm256_cmpgt_epi64(me, lim), _mm256_cmpgt_epi64(mo, lim))) == 0;
+            }
+            if (fast) {
+                for (int t = 0; t < 3; ++t)
+                    acc[t] = cm_terms(xs[t], thr32, add_sq, 30, add_cub, k.shift_cub, false, acc[t]);
                 continue;
             }
-            // 64-bit lanes: AVX2 negates the low half, AVX-512 the whole value.
-            __m256i ax;
-            if (lane == Lane::avx2) {
-                const __m256i neg = _mm256_cmpgt_epi64(zero, x);
-                ax = _mm256_blendv_epi8(x, _mm256_sub_epi64(zero, _mm256_cvtepi32_epi64(low32x4(x))), neg);
-            } else {
-                ax = abs64(x);
-            }
-            d = _mm256_sub_epi64(ax, thr);
-            d = _mm256_and_si256(d, _mm256_cmpgt_epi64(d, zero));
-            sq = _mm256_add_epi64(_mm256_mul_epi32(d, d), add_sq);
-            sq = lane == Lane::avx2 ? _mm256_srli_epi64(sq, 30) : srai64(sq, 30);
-            p = _mm256_add_epi64(_mm256_mul_epi32(sq, d), add_cub);
-            acc[t] = _mm256_add_epi64(acc[t], lane == Lane::avx2 ? _mm256_srl_epi64(p, scub) : srai64(p, k.shift_cub));
+            for (int h = 0; h < 2; ++h)
+                for (int t = 0; t < 3; ++t)
+                    acc[t] = cm123_exact(times_factor(load4x32(src.p[t] + j + 4 * h), f[t]), thr_h[h], lane, add_cub, k.shift_cub, acc[t]);
         }
     }
     for (int t = 0; t < 3; ++t)
