@@ -176,13 +176,19 @@ static void dwt0_16(const uint16_t* const r[4], int width, int bitdepth, int16_t
     const uint32_t hi_bias = round;   // the high-pass taps sum to 0
     const __m256i lb = _mm256_set1_epi32(static_cast<int32_t>(lo_bias)), hb = _mm256_set1_epi32(static_cast<int32_t>(hi_bias));
     const __m256i off = _mm256_set1_epi16(static_cast<int16_t>(-32768));
+    // Samples of the bit depth give int16 results; samples past it (the
+    // container allows them) may wrap, which the truncation reproduces.
+    const __m256i over = _mm256_set1_epi16(static_cast<int16_t>(static_cast<uint16_t>(0xFFFFu << bitdepth)));
     int x = 0;
     for (; x + 16 <= width; x += 16) {
-        const __m256i s0 = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(r[0] + x)), off);
-        const __m256i s1 = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(r[1] + x)), off);
-        const __m256i s2 = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(r[2] + x)), off);
-        const __m256i s3 = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(r[3] + x)), off);
-        dwt0_vertical16(s0, s1, s2, s3, lb, hb, bitdepth, true, lo + x, low_only ? nullptr : hi + x);
+        const __m256i u0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r[0] + x));
+        const __m256i u1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r[1] + x));
+        const __m256i u2 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r[2] + x));
+        const __m256i u3 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r[3] + x));
+        const __m256i all = _mm256_or_si256(_mm256_or_si256(u0, u1), _mm256_or_si256(u2, u3));
+        const bool wrap = !_mm256_testz_si256(all, over);
+        dwt0_vertical16(_mm256_xor_si256(u0, off), _mm256_xor_si256(u1, off), _mm256_xor_si256(u2, off),
+                        _mm256_xor_si256(u3, off), lb, hb, bitdepth, wrap, lo + x, low_only ? nullptr : hi + x);
     }
     for (; x < width; ++x) {
         const int32_t s0 = r[0][x], s1 = r[1][x], s2 = r[2][x], s3 = r[3][x];
@@ -243,9 +249,10 @@ static inline void decouple0_orient(__m256i o, __m256i t, __m256i angle, bool si
         }
         rst = _mm256_blendv_epi8(rst, bounded, _mm256_or_si256(pos, neg));
     }
-    rst = trunc16(rst);
+    // rst lies between 0 and t (or o), so rst and t - rst fit int16: the
+    // saturating pack stores them unchanged.
     store8x16(r_out, rst);
-    store8x16(a_out, trunc16(_mm256_sub_epi32(t, rst)));
+    store8x16(a_out, _mm256_sub_epi32(t, rst));
 }
 
 // float of a 32-bit sum of two int16 products; scalar code forms it in 64
@@ -352,6 +359,9 @@ static inline __m256i cm_terms(__m256i x, __m256i thr_s, __m256i add_sq, int shi
     const __m256i sqo = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(dodd, dodd), add_sq), shift_sq);
     const __m256i pe = _mm256_add_epi64(_mm256_mul_epi32(sqe, d), add_cub);
     const __m256i po = _mm256_add_epi64(_mm256_mul_epi32(sqo, dodd), add_cub);
+    // Below 2^29 the square stays below 2^31 and the products are positive:
+    // both shifts agree (the usual case; the arithmetic one costs more).
+    if (!logical) logical = _mm256_testz_si256(d, _mm256_set1_epi32(~((1 << 29) - 1)));
     if (logical)
         return _mm256_add_epi64(acc, _mm256_add_epi64(_mm256_srli_epi64(pe, shift_cub), _mm256_srli_epi64(po, shift_cub)));
     return _mm256_add_epi64(acc, _mm256_add_epi64(srai64(pe, shift_cub), srai64(po, shift_cub)));
@@ -761,7 +771,7 @@ static void cm123(Row3<const int32_t> csf, const Row3<const int32_t> flt[3], Row
             }
             if (fast) {
                 for (int t = 0; t < 3; ++t)
-                    acc[t] = cm_terms(xs[t], thr32, add_sq, 30, add_cub, k.shift_cub, false, acc[t]);
+                    acc[t] = cm_terms(xs[t], thr32, add_sq, 30, add_cub, k.shift_cub, true, acc[t]);   // all positive here
                 continue;
             }
             for (int h = 0; h < 2; ++h)
