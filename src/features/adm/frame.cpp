@@ -14,14 +14,6 @@ namespace {
 
 using namespace exact;
 
-// libvmaf's mirrored filter taps: row/column 2i-1+k of n for output i, with
-// {1, 0, 1, 2} for i = 0 and reflection past the end.
-int tap_index(int i, int k, int n) {
-    if (i == 0) return k == 1 ? 0 : (k == 3 ? 2 : 1);
-    const int v = 2 * i - 1 + k;
-    return v >= n ? 2 * n - v - 1 : v;
-}
-
 constexpr int kPad = 64;   // elements past each row that vector loads may touch
 
 // Rows of one stage kept for the masking's 3x3 neighbourhood.

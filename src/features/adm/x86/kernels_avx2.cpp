@@ -79,7 +79,8 @@ static int dwt0_horizontal(const int16_t* t, int32_t* lo32, int16_t* lo_out, int
     return j;
 }
 
-// One output column with mirrored taps (the C arithmetic).
+// One output column with mirrored taps (the C arithmetic; exact/arith.hpp's
+// tap_index, kept static here so that this file shares no code).
 static int tap(int j, int k, int n) {
     if (j == 0) return k == 1 ? 0 : (k == 3 ? 2 : 1);
     const int v = 2 * j - 1 + k;
