@@ -483,6 +483,18 @@ static void dwt123(const int32_t* const ref[4], const int32_t* const dis[4], int
         int x = 0;
         for (; x + 8 <= width; x += 8) {
             const __m256i s[4] = {load8x32(r[0] + x), load8x32(r[1] + x), load8x32(r[2] + x), load8x32(r[3] + x)};
+            if (vs == 0) {
+                // Scale 1 keeps the low 32 bits of the sum unshifted: 32-bit products do.
+                __m256i l = _mm256_mullo_epi32(s[0], _mm256_set1_epi32(kLo16[0]));
+                __m256i g = _mm256_mullo_epi32(s[0], _mm256_set1_epi32(kHi16[0]));
+                for (int q = 1; q < 4; ++q) {
+                    l = _mm256_add_epi32(l, _mm256_mullo_epi32(s[q], _mm256_set1_epi32(kLo16[q])));
+                    g = _mm256_add_epi32(g, _mm256_mullo_epi32(s[q], _mm256_set1_epi32(kHi16[q])));
+                }
+                _mm256_storeu_si256(reinterpret_cast<__m256i*>(lo + x), l);
+                _mm256_storeu_si256(reinterpret_cast<__m256i*>(hi + x), g);
+                continue;
+            }
             _mm256_storeu_si256(reinterpret_cast<__m256i*>(lo + x), dwt_i4_8(s, kLo16, vround, vs));
             _mm256_storeu_si256(reinterpret_cast<__m256i*>(hi + x), dwt_i4_8(s, kHi16, vround, vs));
         }
