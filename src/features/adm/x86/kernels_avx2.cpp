@@ -592,7 +592,10 @@ static inline void decouple123_orient(__m128i o32, __m128i t32, __m256i angle, b
     const __m256i shift = _mm256_and_si256(big, _mm256_sub_epi64(e, _mm256_set1_epi64x(14)));
     const __m256i half = _mm256_srli_epi64(_mm256_sllv_epi64(_mm256_set1_epi64x(1), shift), 1);
     const __m256i idx = _mm256_blendv_epi8(mag, _mm256_srlv_epi64(_mm256_add_epi64(mag, half), shift), big);
-    const __m256i div = _mm256_cvtepi32_epi64(_mm_i32gather_epi32(k.div_lookup + 32768, low32x4(idx), 4));
+    // The table's 2^30 / idx (idx in [1, 32768] where o != 0), computed as at scale 0.
+    const __m128i idx32 = _mm_max_epi32(low32x4(idx), _mm_set1_epi32(1));
+    const __m256i div = _mm256_cvtepi32_epi64(
+        _mm256_cvttpd_epi32(_mm256_div_pd(_mm256_set1_pd(1073741824.0), _mm256_cvtepi32_pd(idx32))));
     __m256i prod = _mm256_mul_epi32(div, t);
     const __m256i oneg = _mm256_cmpgt_epi64(zero, o);
     prod = _mm256_sub_epi64(_mm256_xor_si256(prod, oneg), oneg);
