@@ -211,4 +211,8 @@ const RowKernels& row_kernels_c() {
     return k;
 }
 
+#ifndef SPEEDQA_X86
+const RowKernels* row_kernels_avx2() { return nullptr; }   // x86/kernels_avx2.cpp is built on x86 only
+#endif
+
 }  // namespace speedqa::adm
