@@ -271,6 +271,7 @@ private:
     Scale0Consts consts0() const {
         Scale0Consts k{};
         k.gain_limit = p_.opt.enhn_gain_limit;
+        k.gain_int = k.gain_limit == std::floor(k.gain_limit) ? static_cast<int32_t>(k.gain_limit) : 0;
         k.cos_1deg_sq = p_.cos_1deg_sq;
         k.div_lookup = p_.div_lookup.data();
         for (int t = 0; t < 3; ++t) {
@@ -284,6 +285,7 @@ private:
     Scale123Consts consts123(const int64_t* rf) const {
         Scale123Consts k{};
         k.gain_limit = p_.opt.enhn_gain_limit;
+        k.gain_int = k.gain_limit == std::floor(k.gain_limit) ? static_cast<int32_t>(k.gain_limit) : 0;
         k.cos_1deg_sq = p_.cos_1deg_sq;
         k.div_lookup = p_.div_lookup.data();
         for (int t = 0; t < 3; ++t) k.rf[t] = rf[t];

@@ -20,6 +20,7 @@ namespace speedqa::adm {
 // Per-row parameters of scale 0.
 struct Scale0Consts {
     double gain_limit;
+    int32_t gain_int;       // gain_limit when it is a whole number (then rst * gain is exact in 32 bits), else 0
     float cos_1deg_sq;
     const int32_t* div_lookup;
     int32_t rf[3];          // CSF factor of h, v, d (Q21, Q21, Q23)
@@ -30,6 +31,7 @@ struct Scale0Consts {
 // Per-row parameters of scales 1-3.
 struct Scale123Consts {
     double gain_limit;
+    int32_t gain_int;       // gain_limit when it is a whole number, else 0
     float cos_1deg_sq;
     const int32_t* div_lookup;
     int64_t rf[3];          // CSF factor as the span's lanes read it (Q32)

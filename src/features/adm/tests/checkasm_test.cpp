@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstdio>
 #include <random>
 #include <vector>
@@ -137,6 +138,7 @@ TEST_F(AdmCheckasm, Scale0Rows) {
                             in[3 + t][j] = static_cast<int16_t>(std::clamp<int>(in[t][j] + static_cast<int>(r.in(-3, 3)), -32768, 32767));
                 Scale0Consts k{};
                 k.gain_limit = gains[r.in(0, 4)];
+                k.gain_int = k.gain_limit == std::floor(k.gain_limit) ? static_cast<int32_t>(k.gain_limit) : 0;
                 k.cos_1deg_sq = 0.99969541f;
                 k.div_lookup = div_.data();
                 const int cub[3] = {static_cast<int>(r.in(1, 8)), static_cast<int>(r.in(1, 8)), static_cast<int>(r.in(1, 9))};
@@ -231,6 +233,7 @@ TEST_F(AdmCheckasm, Scale123Rows) {
                     Scale123Consts k{};
                     const double gains[] = {100.0, 1.0, 1.5, 2.25, 37.7};
                     k.gain_limit = gains[r.in(0, 4)];
+                    k.gain_int = k.gain_limit == std::floor(k.gain_limit) ? static_cast<int32_t>(k.gain_limit) : 0;
                     k.cos_1deg_sq = 0.99969541f;
                     k.div_lookup = div_.data();
                     for (auto& f : k.rf) f = factors[r.in(0, 8)];

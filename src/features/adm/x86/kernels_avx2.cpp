@@ -230,7 +230,13 @@ static inline void decouple0_orient(__m256i o, __m256i t, __m256i angle, bool si
     const __m256i kpos = _mm256_cmpgt_epi32(kk, zero);
     const __m256i pos = _mm256_and_si256(angle, _mm256_and_si256(kpos, _mm256_cmpgt_epi32(o, zero)));
     const __m256i neg = _mm256_and_si256(angle, _mm256_and_si256(kpos, _mm256_cmpgt_epi32(zero, o)));
-    if (!_mm256_testz_si256(_mm256_or_si256(pos, neg), _mm256_or_si256(pos, neg))) {
+    if (k.gain_int && !_mm256_testz_si256(_mm256_or_si256(pos, neg), _mm256_or_si256(pos, neg))) {
+        // A whole gain (<= 100): rst * gain is an exact integer (|rst| <= 2^15),
+        // so rounding and truncation both leave it: bound it by t in 32 bits.
+        const __m256i g = _mm256_mullo_epi32(rst, _mm256_set1_epi32(k.gain_int));
+        const __m256i bounded = _mm256_blendv_epi8(_mm256_max_epi32(g, t), _mm256_min_epi32(g, t), pos);
+        rst = _mm256_blendv_epi8(rst, bounded, _mm256_or_si256(pos, neg));
+    } else if (!_mm256_testz_si256(_mm256_or_si256(pos, neg), _mm256_or_si256(pos, neg))) {
         __m256i bounded;
         const __m256d g0 = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(rst)), gain);
         const __m256d g1 = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(rst, 1)), gain);
@@ -613,7 +619,13 @@ static inline void decouple123_orient(__m128i o32, __m128i t32, __m256i angle, b
     const __m256i pos = _mm256_and_si256(angle, _mm256_and_si256(kpos, _mm256_cmpgt_epi64(o, zero)));
     const __m256i neg = _mm256_and_si256(angle, _mm256_and_si256(kpos, oneg));
     const __m256i any = _mm256_or_si256(pos, neg);
-    if (!_mm256_testz_si256(any, any)) {
+    if (k.gain_int && !_mm256_testz_si256(any, any)) {
+        // A whole gain: rst * gain exact in 64 bits, bounded by t (so within int32).
+        const __m256i g = _mm256_mul_epi32(_mm256_cvtepi32_epi64(rst), _mm256_set1_epi64x(k.gain_int));
+        const __m256i mn = _mm256_blendv_epi8(g, t, _mm256_cmpgt_epi64(g, t));
+        const __m256i mx = _mm256_blendv_epi8(g, t, _mm256_cmpgt_epi64(t, g));
+        rst = _mm_blendv_epi8(rst, low32x4(_mm256_blendv_epi8(mx, mn, pos)), low32x4(any));
+    } else if (!_mm256_testz_si256(any, any)) {
         __m256d g = _mm256_mul_pd(_mm256_cvtepi32_pd(rst), gain);
         if (round_first) g = _mm256_round_pd(g, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
         const __m256d td = _mm256_cvtepi32_pd(t32);
