@@ -79,8 +79,15 @@ struct Kernels {
     // Keeps every other row and column of image and mask, in place: the new
     // size is width x height.
     void (*decimate)(uint16_t* image, uint8_t* mask, ptrdiff_t stride, int width, int height);
-    void (*filter_scale)(const ScaleArgs& args);
-    BandingStats (*banding)(const BandingArgs& args);
+    // Steps [from, to) of the filtering: step i filters row i along the
+    // row and finishes row i - 1 (row 0 at step 0, the last row when to is
+    // the height). Calls cover 0 .. height in order; scratch carries over.
+    void (*filter_scale)(const ScaleArgs& args, int from, int to);
+    // Rows [from, to) of the banding pass: their levels, and those of pad
+    // rows above and below, must be there. Calls cover 0 .. height in order
+    // (the first one starts the counts); scratch carries over, and `stats`
+    // adds up (the values go on after the `stats->nonzero` ones written).
+    void (*banding)(const BandingArgs& args, int from, int to, BandingStats* stats);
 };
 
 // Bytes of one histogram level (or column) in the banding scratch: every

@@ -224,10 +224,10 @@ void finish_row(const ScaleArgs& a, int m) {
     for (; j < n; j++) next_mask[j] = msk[2 * j];
 }
 
-void filter_scale_avx2(const ScaleArgs& a) {
+void filter_scale_avx2(const ScaleArgs& a, int from, int to) {
     const int w = a.width, h = a.height;
     uint16_t* const ring = a.scratch;
-    for (int i = 0; i < h; i++) {
+    for (int i = from; i < to; i++) {
         const uint16_t* in = a.image + i * a.stride;
         uint16_t* filtered = ring + (i % 3) * w;
         filtered[0] = in[0];
@@ -245,7 +245,7 @@ void filter_scale_avx2(const ScaleArgs& a) {
         }
         if (i == 0) finish_row(a, 0);
     }
-    if (h >= 2) finish_row(a, h - 1);
+    if (to == h && h >= 2) finish_row(a, h - 1);
 }
 
 // ---- banding values -----------------------------------------------------
@@ -365,8 +365,9 @@ struct RowPass {
     long long nonzero = 0;
     size_t first_pixel = 0;  // of the current row
 
-    RowPass(const BandingArgs& args, const LevelRows& r, const int* w)
-        : a(args), p(*args.plan), rows(r), window(2 * args.pad + 1), weight(w), span_blocks((2 * args.pad + 17 + 31) / 32) {
+    RowPass(const BandingArgs& args, const LevelRows& r, const int* w, long long written)
+        : a(args), p(*args.plan), rows(r), window(2 * args.pad + 1), weight(w),
+          span_blocks((2 * args.pad + 17 + 31) / 32), nonzero(written) {
         for (int u = 0; u < kMaxLevels; u++) carried_at[u] = -1;
     }
     void start_row(int r) {
@@ -509,21 +510,23 @@ struct RowPass {
     }
 };
 
-BandingStats banding_avx2(const BandingArgs& a) {
+void banding_avx2(const BandingArgs& a, int from, int to, BandingStats* st) {
     const Plan& p = *a.plan;
-    std::memset(a.nonzero, 0, banding_bits_words(static_cast<size_t>(a.width) * a.height) * sizeof(uint64_t));
     const LevelRows rows{a.columns, banding_row_bytes(a.width, a.pad), a.pad};
-    std::memset(a.columns, 0, static_cast<size_t>(rows.len) * static_cast<size_t>(p.levels.row));
-    // The first window: rows 0 .. pad - 1 (slide_columns adds row r + pad).
-    for (int r = 0; r < a.pad; r++) {
-        const uint16_t* lv = a.levels + r * a.width;
-        for (int c = 0; c < a.width; c++) (*rows.at(lv[c], c))++;
+    if (from == 0) {
+        std::memset(a.nonzero, 0, banding_bits_words(static_cast<size_t>(a.width) * a.height) * sizeof(uint64_t));
+        std::memset(a.columns, 0, static_cast<size_t>(rows.len) * static_cast<size_t>(p.levels.row));
+        // The first window: rows 0 .. pad - 1 (slide_columns adds row r + pad).
+        for (int r = 0; r < a.pad; r++) {
+            const uint16_t* lv = a.levels + r * a.width;
+            for (int c = 0; c < a.width; c++) (*rows.at(lv[c], c))++;
+        }
     }
     // Weights padded with zeros.
     int weight[kMaxDiffs] = {};
     for (int d = 0; d < p.num_diffs; d++) weight[d] = p.weight[static_cast<size_t>(d)];
-    RowPass pass(a, rows, weight);
-    for (int r = 0; r < a.height; r++) {
+    RowPass pass(a, rows, weight, st->nonzero);
+    for (int r = from; r < to; r++) {
         slide_columns(a, rows, r);
         pass.start_row(r);
         for (int c0 = 0; c0 < a.width; c0 += kLanes) {
@@ -531,17 +534,15 @@ BandingStats banding_avx2(const BandingArgs& a) {
             pass.block(a.levels + r * a.width, c0, n);
         }
     }
-    BandingStats st;
-    st.nonzero = pass.nonzero;
     alignas(32) double sums[4];
     _mm256_store_pd(sums, pass.sum);
-    st.sum = (sums[0] + sums[1]) + (sums[2] + sums[3]);
     alignas(32) float least[8];
     _mm256_store_ps(least, pass.smallest);
     float m = least[0];
     for (int i = 1; i < 8; i++) m = least[i] < m ? least[i] : m;
-    st.smallest = st.nonzero ? m : 0.0f;
-    return st;
+    if (pass.nonzero > st->nonzero) st->smallest = st->nonzero && st->smallest < m ? st->smallest : m;
+    st->sum += (sums[0] + sums[1]) + (sums[2] + sums[3]);
+    st->nonzero = pass.nonzero;
 }
 
 }  // namespace
