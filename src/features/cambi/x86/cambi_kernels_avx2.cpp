@@ -334,11 +334,13 @@ constexpr int kLanes = 16;        // pixels of a block
 // nonzero values of 8 lanes to the front.
 struct PackTable {
     uint32_t lanes[256][8];
-    constexpr PackTable() : lanes() {
+    uint8_t count[256];
+    constexpr PackTable() : lanes(), count() {
         for (int m = 0; m < 256; m++) {
             int k = 0;
             for (int i = 0; i < 8; i++)
                 if (m >> i & 1) lanes[m][k++] = static_cast<uint32_t>(i);
+            count[m] = static_cast<uint8_t>(k);
         }
     }
 };
@@ -419,7 +421,7 @@ struct RowPass {
         if (!m) return;
         const __m256i lanes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(kPack.lanes[m]));
         _mm256_storeu_ps(a.values + nonzero, _mm256_permutevar8x32_ps(v, lanes));
-        nonzero += __builtin_popcount(m);
+        nonzero += kPack.count[m];
         a.nonzero[i / 64] |= static_cast<uint64_t>(m) << (i % 64);
         if (i % 64 > 56) a.nonzero[i / 64 + 1] |= static_cast<uint64_t>(m) >> (64 - i % 64);
         sum = _mm256_add_pd(sum, _mm256_cvtps_pd(_mm256_castps256_ps128(v)));
@@ -463,7 +465,9 @@ struct RowPass {
         const __m256i counted = _mm256_andnot_si256(_mm256_cmpeq_epi16(levels, none), _mm256_set1_epi16(-1));
         if (_mm256_testz_si256(counted, counted)) return;
         _mm256_store_si256(reinterpret_cast<__m256i*>(lv), levels);
-        alignas(32) float v[kLanes] = {};
+        alignas(32) float v[kLanes];
+        _mm256_store_ps(v, _mm256_setzero_ps());
+        _mm256_store_ps(v + 8, _mm256_setzero_ps());
         // Uncounted is above every counted level: the minimum is a counted one.
         const int low = static_cast<int>(hmin_epu16(levels));
         const int high = static_cast<int>(hmax_epu16(_mm256_and_si256(levels, counted)));
@@ -479,8 +483,7 @@ struct RowPass {
             // above or below (0 where the difference is not visible there).
             __m256i same = _mm256_setzero_si256();
             __m256i other[kMaxDiffs];
-            for (int d = 0; d < nd; d++) other[d] = _mm256_setzero_si256();
-            int first_any = nd;
+            unsigned long long set = 0;  // differences whose `other` is started
             unsigned left = static_cast<unsigned>(_mm256_movemask_epi8(counted));
             while (left) {
                 const int level = lv[__builtin_ctz(left) >> 1];
@@ -488,13 +491,15 @@ struct RowPass {
                 left &= ~static_cast<unsigned>(_mm256_movemask_epi8(group));
                 const int k = level - base;
                 same = _mm256_blendv_epi8(same, h[k], group);
-                const int first = p.first_diff[static_cast<size_t>(level)];
-                first_any = first < first_any ? first : first_any;
-                for (int d = first; d < nd; d++)
-                    other[d] = _mm256_blendv_epi8(other[d], _mm256_max_epu16(h[k + d + 1], h[k - d - 1]), group);
+                for (int d = p.first_diff[static_cast<size_t>(level)]; d < nd; d++) {
+                    const __m256i larger = _mm256_and_si256(_mm256_max_epu16(h[k + d + 1], h[k - d - 1]), group);
+                    other[d] = set >> d & 1 ? _mm256_or_si256(other[d], larger) : larger;
+                    set |= 1ull << d;
+                }
             }
             __m256 best_lo = _mm256_setzero_ps(), best_hi = _mm256_setzero_ps();
-            for (int d = first_any; d < nd; d++) {
+            for (; set; set &= set - 1) {
+                const int d = __builtin_ctzll(set);
                 if (_mm256_testz_si256(other[d], other[d])) continue;
                 best_lo = _mm256_max_ps(best_lo, values8(_mm256_castsi256_si128(same), _mm256_castsi256_si128(other[d]),
                                                          weight[d], p.reciprocal.data()));
