@@ -388,13 +388,25 @@ struct RowPass {
     // Window counts of level u at columns c0 .. c0 + 15.
     __m256i counts(int u, int c0) {
         const uint8_t* row = rows.row(u);
-        if (empty(row, c0)) {
-            carried[u] = 0;
-            carried_at[u] = row_key + c0 + kLanes - 1;
-            return _mm256_setzero_si256();
+        const __m128i in8 = load128(row + c0 + 2 * a.pad + 1);
+        int before;
+        if (carried_at[u] == row_key + c0 - 1) {
+            // Carried from the block before: nothing there and nothing
+            // entering is a block of zeros.
+            before = carried[u];
+            if (before == 0 && _mm_testz_si128(in8, in8)) {
+                carried_at[u] = row_key + c0 + kLanes - 1;
+                return _mm256_setzero_si256();
+            }
+        } else {
+            if (empty(row, c0)) {
+                carried[u] = 0;
+                carried_at[u] = row_key + c0 + kLanes - 1;
+                return _mm256_setzero_si256();
+            }
+            before = window(row + c0);
         }
-        const int before = carried_at[u] == row_key + c0 - 1 ? carried[u] : window(row + c0);
-        const __m256i in = _mm256_cvtepu8_epi16(load128(row + c0 + 2 * a.pad + 1));
+        const __m256i in = _mm256_cvtepu8_epi16(in8);
         const __m256i out = _mm256_cvtepu8_epi16(load128(row + c0));
         const __m256i h = _mm256_add_epi16(_mm256_set1_epi16(static_cast<short>(before)), prefix_sum16(_mm256_sub_epi16(in, out)));
         carried[u] = static_cast<uint16_t>(_mm256_extract_epi16(h, 15));
