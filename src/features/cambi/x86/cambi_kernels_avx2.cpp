@@ -276,9 +276,11 @@ void slide_columns(const BandingArgs& a, const LevelRows& rows, int r) {
     if (!in && !out) return;
     const uint16_t none = static_cast<uint16_t>(a.plan->levels.uncounted);
     const __m256i none_v = _mm256_set1_epi16(static_cast<short>(none));
+    // The uncounted level's counts are never read: left alone.
     auto update = [&](int c) {
-        (*rows.at(in ? in[c] : none, c))++;
-        (*rows.at(out ? out[c] : none, c))--;
+        const int li = in ? in[c] : none, lo = out ? out[c] : none;
+        if (li != none) (*rows.at(li, c))++;
+        if (lo != none) (*rows.at(lo, c))--;
     };
     int c = 0;
     for (; c + 16 <= w; c += 16) {
@@ -536,7 +538,8 @@ void banding_avx2(const BandingArgs& a, int from, int to, BandingStats* st) {
         // The first window: rows 0 .. pad - 1 (slide_columns adds row r + pad).
         for (int r = 0; r < a.pad; r++) {
             const uint16_t* lv = a.levels + r * a.width;
-            for (int c = 0; c < a.width; c++) (*rows.at(lv[c], c))++;
+            for (int c = 0; c < a.width; c++)
+                if (lv[c] != p.levels.uncounted) (*rows.at(lv[c], c))++;
         }
     }
     // Weights padded with zeros.
