@@ -94,7 +94,7 @@ struct Kernels {
 // column of the window's reach, an empty one, and room for whole-vector reads.
 inline ptrdiff_t banding_row_bytes(int width, int pad) { return (width + 2 * pad + 1 + 64 + 31) / 32 * 32; }
 inline size_t banding_scratch_bytes(int width, int pad, const Levels& l) {
-    return static_cast<size_t>(banding_row_bytes(width, pad)) * static_cast<size_t>(l.row);
+    return static_cast<size_t>(banding_row_bytes(width, pad)) * static_cast<size_t>(l.row) + 64;
 }
 inline size_t mask_scratch_bytes(int width) { return static_cast<size_t>(kMaskFilter + 1) * width + 2 * kMaskPad; }
 // Pictures and masks are allocated with this many spare elements past their

@@ -268,32 +268,50 @@ struct LevelRows {
 };
 
 // Moves the window of rows down to row r: adds picture row r + pad, removes
-// row r - pad - 1, skipping the columns where both have the same level.
-void slide_columns(const BandingArgs& a, const LevelRows& rows, int r) {
+// row r - pad - 1, skipping the columns where both have the same level. The
+// uncounted level's counts are never read: its updates go to one spare byte
+// past the counts (`spare`), out of the way.
+void slide_columns(const BandingArgs& a, const LevelRows& rows, ptrdiff_t spare, int r) {
     const int w = a.width;
     const uint16_t* in = r + a.pad < a.height ? a.levels + (r + a.pad) * w : nullptr;
     const uint16_t* out = r - a.pad - 1 >= 0 ? a.levels + (r - a.pad - 1) * w : nullptr;
     if (!in && !out) return;
     const uint16_t none = static_cast<uint16_t>(a.plan->levels.uncounted);
-    const __m256i none_v = _mm256_set1_epi16(static_cast<short>(none));
-    // The uncounted level's counts are never read: left alone.
-    auto update = [&](int c) {
-        const int li = in ? in[c] : none, lo = out ? out[c] : none;
-        if (li != none) (*rows.at(li, c))++;
-        if (lo != none) (*rows.at(lo, c))--;
+    const __m256i none16 = _mm256_set1_epi16(static_cast<short>(none));
+    const __m256i none32 = _mm256_set1_epi32(none), spare32 = _mm256_set1_epi32(static_cast<int>(spare));
+    const __m256i len = _mm256_set1_epi32(static_cast<int>(rows.len));
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    // Byte offsets of (level, column c + lane) for 16 columns.
+    auto offsets = [&](__m256i levels, int c, int32_t* dst) {
+        for (int half = 0; half < 2; half++) {
+            const __m256i l32 = _mm256_cvtepu16_epi32(half ? _mm256_extracti128_si256(levels, 1) : _mm256_castsi256_si128(levels));
+            const __m256i col = _mm256_add_epi32(lane, _mm256_set1_epi32(c + 8 * half + a.pad + 1));
+            const __m256i at = _mm256_add_epi32(_mm256_mullo_epi32(l32, len), col);
+            _mm256_store_si256(reinterpret_cast<__m256i*>(dst + 8 * half),
+                               _mm256_blendv_epi8(at, spare32, _mm256_cmpeq_epi32(l32, none32)));
+        }
     };
+    alignas(32) int32_t at_in[16], at_out[16];
     int c = 0;
     for (; c + 16 <= w; c += 16) {
-        const __m256i vi = in ? load256(in + c) : none_v;
-        const __m256i vo = out ? load256(out + c) : none_v;
+        const __m256i vi = in ? load256(in + c) : none16;
+        const __m256i vo = out ? load256(out + c) : none16;
         unsigned changed = ~static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpeq_epi16(vi, vo))) & 0x55555555u;
-        while (changed) {
-            update(c + (__builtin_ctz(changed) >> 1));
-            changed &= changed - 1;
+        if (!changed) continue;
+        offsets(vi, c, at_in);
+        offsets(vo, c, at_out);
+        for (; changed; changed &= changed - 1) {
+            const int i = __builtin_ctz(changed) >> 1;
+            rows.base[at_in[i]]++;
+            rows.base[at_out[i]]--;
         }
     }
-    for (; c < w; c++)
-        if ((in ? in[c] : none) != (out ? out[c] : none)) update(c);
+    for (; c < w; c++) {
+        const int li = in ? in[c] : none, lo = out ? out[c] : none;
+        if (li == lo) continue;
+        rows.base[li == none ? spare : (rows.at(li, c) - rows.base)]++;
+        rows.base[lo == none ? spare : (rows.at(lo, c) - rows.base)]--;
+    }
 }
 
 // The sum of `n` bytes from p (n >= 1), reading whole 32-byte blocks.
@@ -546,8 +564,9 @@ void banding_avx2(const BandingArgs& a, int from, int to, BandingStats* st) {
     int weight[kMaxDiffs] = {};
     for (int d = 0; d < p.num_diffs; d++) weight[d] = p.weight[static_cast<size_t>(d)];
     RowPass pass(a, rows, weight, st->nonzero);
+    const ptrdiff_t spare = rows.len * p.levels.row;
     for (int r = from; r < to; r++) {
-        slide_columns(a, rows, r);
+        slide_columns(a, rows, spare, r);
         pass.start_row(r);
         for (int c0 = 0; c0 < a.width; c0 += kLanes) {
             const int n = a.width - c0 < kLanes ? a.width - c0 : kLanes;
