@@ -93,6 +93,7 @@ struct Kernels {
 // Bytes of one histogram level (or column) in the banding scratch: every
 // column of the window's reach, an empty one, and room for whole-vector reads.
 inline ptrdiff_t banding_row_bytes(int width, int pad) { return (width + 2 * pad + 1 + 64 + 31) / 32 * 32; }
+// Every level's row, and a spare line.
 inline size_t banding_scratch_bytes(int width, int pad, const Levels& l) {
     return static_cast<size_t>(banding_row_bytes(width, pad)) * static_cast<size_t>(l.row) + 64;
 }

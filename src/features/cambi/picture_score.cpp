@@ -124,7 +124,7 @@ double picture_score(const Picture& picture, const ImagePlan& ip, const Plan& pl
             steps = to;
             const int ready = to == h ? h : to - 1;  // rows with their levels
             const int upto = ready == h ? h : std::max(done, ready - a.pad);
-            k.banding(a, done, upto, &st);
+            if (upto > done) k.banding(a, done, upto, &st);
             done = upto;
         }
         means[s] = topk_mean(ws.nonzero.data(), ws.values.data(), w * h, st, plan.topk, ws.pooling.data());
