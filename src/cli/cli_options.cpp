@@ -37,41 +37,41 @@ ParseResult parse_command_line(int argc, char** argv, Settings& s) {
     std::string width, height, pix, bitdepth, cpumask, threads, frame_cnt, skip_ref, skip_dist, subsample, precision;
     bool xml = false, json = false, csv = false, sub = false, version = false;
 
-    app.add_option("-r,--reference", s.reference, "Reference .y4m or .yuv ('-' = y4m on standard input)")->required();
-    app.add_option("-d,--distorted", s.distorted, "Distorted .y4m or .yuv ('-' = y4m on standard input)")->required();
-    app.add_option("-w,--width", width, "Width (raw .yuv)");
-    app.add_option("-h,--height", height, "Height (raw .yuv)");
-    app.add_option("-p,--pixel_format", pix, "Pixel format of raw .yuv: 420, 422, 444 (or 400)");
-    app.add_option("-b,--bitdepth", bitdepth, "Bit depth of raw .yuv: 8, 10, 12, 16");
+    app.add_option("-r,--reference", s.reference, "Reference .y4m or .yuv ('-' = y4m on standard input)")->type_name("PATH")->required();
+    app.add_option("-d,--distorted", s.distorted, "Distorted .y4m or .yuv ('-' = y4m on standard input)")->type_name("PATH")->required();
+    app.add_option("-w,--width", width, "Width (raw .yuv)")->type_name("INT");
+    app.add_option("-h,--height", height, "Height (raw .yuv)")->type_name("INT");
+    app.add_option("-p,--pixel_format", pix, "Pixel format of raw .yuv: 420, 422, 444 (or 400)")->type_name("{420,422,444,400}");
+    app.add_option("-b,--bitdepth", bitdepth, "Bit depth of raw .yuv: 8, 10, 12, 16")->type_name("{8,10,12,16}");
     app.add_option("--feature", s.features,
                    "A feature, optionally with options: NAME=opt=val:opt=val (repeatable). Features:\n"
-                   + feature_list());
+                   + feature_list())->type_name("NAME[=OPT=VALUE:...]");
     app.add_option("-m,--model", s.models,
                    "A VMAF model, as vmaf takes it: version=NAME or path=FILE, with :name=LABEL and the other\n"
-                   "vmaf model options (repeatable). Default: version=vmaf_v0.6.1, unless --no_prediction");
-    app.add_option("--model_dir", s.model_dirs, "A folder where version=NAME finds NAME.json (repeatable; then $SPEEDQA_MODEL_DIR and the installed models)");
+                   "vmaf model options (repeatable). Default: version=vmaf_v0.6.1, unless --no_prediction")->type_name("TEXT");
+    app.add_option("--model_dir", s.model_dirs, "A folder where version=NAME finds NAME.json (repeatable; then $SPEEDQA_MODEL_DIR and the installed models)")->type_name("PATH");
     app.add_flag("-n,--no_prediction", s.no_prediction, "Features only: no model (vmaf's flag)");
-    app.add_option("-o,--output", s.output, "Output file ('-' = standard output)");
+    app.add_option("-o,--output", s.output, "Output file ('-' = standard output)")->type_name("PATH");
     app.add_flag("--xml", xml, "Write XML (default)");
     app.add_flag("--json", json, "Write JSON");
     app.add_flag("--csv", csv, "Write CSV");
     app.add_flag("--sub", sub, "Write subtitles");
-    app.add_option("--precision", precision, "Digits after the point for every value, or 'max' (%.17g, round-trip)");
-    app.add_option("--threads", threads, "Threads: frames in parallel on the CPU engine (default 1, as vmaf); host threads of the CUDA engine (default: every core)");
-    app.add_option("--cpumask", cpumask, "Restrict instruction sets like libvmaf: 8 = no AVX2, 16 = no AVX-512");
-    app.add_option("--frame_cnt", frame_cnt, "Score at most this many frames");
-    app.add_option("--frame_skip_ref", skip_ref, "Skip the first N reference frames");
-    app.add_option("--frame_skip_dist", skip_dist, "Skip the first N distorted frames");
-    app.add_option("--subsample", subsample, "Report every Nth frame");
+    app.add_option("--precision", precision, "Digits after the point for every value, or 'max' (%.17g, round-trip)")->type_name("INT|max");
+    app.add_option("--threads", threads, "Threads: frames in parallel on the CPU engine (default 1, as vmaf); host threads of the CUDA engine (default: every core)")->type_name("INT");
+    app.add_option("--cpumask", cpumask, "Restrict instruction sets like libvmaf: 8 = no AVX2, 16 = no AVX-512")->type_name("INT");
+    app.add_option("--frame_cnt", frame_cnt, "Score at most this many frames")->type_name("INT");
+    app.add_option("--frame_skip_ref", skip_ref, "Skip the first N reference frames")->type_name("INT");
+    app.add_option("--frame_skip_dist", skip_dist, "Skip the first N distorted frames")->type_name("INT");
+    app.add_option("--subsample", subsample, "Report every Nth frame")->type_name("INT");
     app.add_option("--backend", s.backend,
-                   "cpu, cuda or auto (default cpu); cpu-reference = the straightforward full-frame path, for comparison")
+                   "cpu, cuda or auto (default cpu); cpu-reference = the straightforward full-frame path, for comparison")->type_name("")
         ->check(CLI::IsMember({"cpu", "cuda", "auto", "cpu-reference"}));
     app.add_option("--dispatch", s.dispatch,
                    "Reproduce libvmaf's values of this dispatch: scalar, avx2, avx512 (default: the one libvmaf picks on\n"
-                   "this CPU under --cpumask; they differ for SpEED's covariance sums and ADM with adm_csf_mode=1)")
+                   "this CPU under --cpumask; they differ for SpEED's covariance sums and ADM with adm_csf_mode=1)")->type_name("")
         ->check(CLI::IsMember({"scalar", "avx2", "avx512"}));
-    app.add_option("--cov_order", s.dispatch, "Same as --dispatch (its former name)")->check(CLI::IsMember({"scalar", "avx2", "avx512"}));
-    app.add_option("--batch", s.batch, "Frames per engine call (default: the engine's choice)")->check(CLI::Range(1, 4096));
+    app.add_option("--cov_order", s.dispatch, "Same as --dispatch (its former name)")->type_name("")->check(CLI::IsMember({"scalar", "avx2", "avx512"}));
+    app.add_option("--batch", s.batch, "Frames per engine call (default: the engine's choice)")->type_name("INT")->check(CLI::Range(1, 4096));
     app.add_flag("--parity", s.parity,
                  "Run the CPU and the CUDA engine on the input and compare every value; exit 0 only if all are identical");
     app.add_flag("-q,--quiet", s.quiet, "No progress meter");
