@@ -4,8 +4,8 @@
 #   tools/setup.sh --tests   that and what the test suite needs
 # Runs apt-get as root, or through sudo; says what it installs.
 set -euo pipefail
-build_pkgs=(cmake ninja-build g++ libcli11-dev xz-utils)
-test_pkgs=(libgtest-dev nlohmann-json3-dev liblzma-dev pkgconf)
+build_pkgs=(cmake ninja-build g++ libcli11-dev xz-utils libavformat-dev libavcodec-dev libavutil-dev)
+test_pkgs=(libgtest-dev nlohmann-json3-dev liblzma-dev pkgconf ffmpeg)
 
 case "${1:-}" in
   "") pkgs=("${build_pkgs[@]}") ;;
