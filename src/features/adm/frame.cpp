@@ -172,7 +172,7 @@ public:
             csf(i, b_.a, b_.dlm_csf, b_.dlm_flt);
             if (!p_.opt.skip_aim) csf(i, b_.r, b_.aim_csf, b_.aim_flt);
         }
-        if (i >= s_.score.top && i < s_.score.bottom) den(i);
+        if (i >= s_.score.top && i < s_.score.bottom) den();
         if (i >= 1 && visits(i - 1)) mask(i - 1);
         if (i == s_.h - 1 && visits(i)) mask(i);
     }
@@ -227,7 +227,7 @@ private:
         }
     }
 
-    void den(int i) {
+    void den() {
         uint64_t inner[3] = {};
         const Row3<const T> ref = cref(b_.ref_row());
         if constexpr (sizeof(T) == 2) {
