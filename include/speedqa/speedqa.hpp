@@ -20,9 +20,12 @@
 
 namespace speedqa {
 
+// The most threads a Scorer takes (each holds a frame's working memory).
+inline constexpr int max_threads = 256;
+
 struct ScorerOptions {
     std::string backend = "cpu";  // "cpu", "cuda" or "auto" ("cpu-reference": the straightforward path)
-    int threads = 0;              // 0: the CPU engine 1 thread (as vmaf), CUDA and auto every core
+    int threads = 0;              // 0: the CPU engine 1 thread (as vmaf), CUDA and auto every core; at most max_threads
     unsigned cpumask = 0;         // libvmaf's --cpumask: 8 disables AVX2, 16 AVX-512 (picks the dispatch)
     std::string dispatch;         // "", or force libvmaf's "scalar", "avx2" or "avx512" dispatch values
     int batch = 0;                // frames per device batch; 0 = the engine's choice

@@ -134,6 +134,8 @@ Scorer::Scorer(const VideoFormat& format, const std::vector<std::string>& featur
                 throw Error("two requests give the metric \"" + m.names[i] +
                             "\" (the same feature with options that do not change its name, or two models of one name: "
                             "rename a model with name=)");
+    if (options.threads < 0 || options.threads > max_threads)
+        throw Error("threads " + std::to_string(options.threads) + ": must be from 0 to " + std::to_string(max_threads));
     EngineChoice c;
     c.backend = options.backend;
     c.threads = options.threads;

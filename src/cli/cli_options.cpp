@@ -158,7 +158,8 @@ ParseResult parse_command_line(int argc, char** argv, Settings& s) {
         if (!threads.empty()) {
             s.threads = static_cast<int>(parse_unsigned("--threads", threads));
             if (s.threads < 1) s.threads = 1;  // vmaf: 0 threads = run in the calling thread
-            if (s.threads > 256) throw CLI::ValidationError("--threads", "at most 256");
+            if (s.threads > max_threads)
+                throw CLI::ValidationError("--threads", "at most " + std::to_string(max_threads));
         }
         if (!cpumask.empty()) s.cpumask = parse_unsigned("--cpumask", cpumask);
         if (!gpumask.empty()) s.gpumask = parse_unsigned("--gpumask", gpumask);
