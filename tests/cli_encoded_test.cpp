@@ -12,6 +12,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "support/cli_fixture.hpp"
 #include "support/command.hpp"
 #include "support/testdata.hpp"
 
@@ -21,19 +22,9 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-class CliEncoded : public ::testing::Test {
+class CliEncoded : public CliTest {
 protected:
-    static fs::path dir;
-    static void SetUpTestSuite() {
-        dir = fs::temp_directory_path() / ("speedqa_cli_encoded_" + std::to_string(getpid()));
-        fs::create_directories(dir);
-    }
-    static void TearDownTestSuite() { fs::remove_all(dir); }
-
-    static CommandResult run(const std::string& args, const std::string& stdin_file = "") {
-        return run_command(SPEEDQA_CLI_PATH, args, dir, stdin_file);
-    }
-    static std::string path(const std::string& name) { return (dir / name).string(); }
+    static void SetUpTestSuite() { make_dir("speedqa_cli_encoded"); }
 
     // The raw reference of a test clip, and its ffmpeg input options.
     static std::string raw_input(const std::string& clip) {
@@ -74,7 +65,6 @@ protected:
         if (!have_ffmpeg()) GTEST_SKIP() << "the ffmpeg command is not installed (Debian: apt-get install ffmpeg)";
     }
 };
-fs::path CliEncoded::dir;
 
 const std::string kScores = " --feature speed_chroma --json --precision max -o - -q";
 
@@ -177,20 +167,9 @@ TEST_F(CliEncoded, WithoutLibavTheMessageShowsThePipe) {
 }
 
 // ---- vmaf users' habits (raw input; no ffmpeg needed) ----------------------
-class CliHabits : public CliEncoded {
+class CliHabits : public CliTest {
 protected:
-    void SetUp() override {
-        const auto data = TestData::open(repo_testdata_dir());
-        ASSERT_TRUE(data);
-        for (const char* side : {"ref", "dis"}) {
-            const std::vector<uint8_t>& bytes = load_xz(side == std::string("ref") ? data->clip("v1")->ref_xz : data->clip("v1")->dis_xz);
-            std::ofstream(path(std::string("habits_") + side + ".yuv"), std::ios::binary)
-                .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-        }
-    }
-    static std::string v1() {
-        return "-r " + path("habits_ref.yuv") + " -d " + path("habits_dis.yuv") + " -w 576 -h 324 -p 420 -b 8";
-    }
+    static void SetUpTestSuite() { make_dir("speedqa_cli_habits", {"v1"}); }
 };
 
 // --gpumask as vmaf takes it: 0 lets --backend use the GPU, anything else
@@ -251,7 +230,7 @@ TEST_F(CliHabits, PlainRefusals) {
 // here the reference, a y4m stream, is damaged in its last frame, which
 // only scoring would reach.
 TEST_F(CliHabits, OutputCheckedBeforeScoring) {
-    const std::string frame = slurp(path("habits_ref.yuv")).substr(0, 576 * 324 * 3 / 2);
+    const std::string frame = slurp(path("v1_ref.yuv")).substr(0, 576 * 324 * 3 / 2);
     std::string y4m = "YUV4MPEG2 W576 H324 F25:1 Ip C420jpeg\n";
     for (int i = 0; i < 3; i++) y4m += "FRAME\n" + frame;
     std::ofstream(path("whole.y4m"), std::ios::binary) << y4m + "FRAME\n" + frame;
@@ -267,7 +246,7 @@ TEST_F(CliHabits, OutputCheckedBeforeScoring) {
 
 // A skip past the end names the file that ran out.
 TEST_F(CliHabits, SkipPastTheEndNamesTheFile) {
-    for (const auto& [flag, file] : {std::pair{"--frame_skip_ref", "habits_ref.yuv"}, std::pair{"--frame_skip_dist", "habits_dis.yuv"}}) {
+    for (const auto& [flag, file] : {std::pair{"--frame_skip_ref", "v1_ref.yuv"}, std::pair{"--frame_skip_dist", "v1_dis.yuv"}}) {
         const CommandResult over = run(v1() + " --no_prediction --feature speed_temporal " + flag + " 9");
         EXPECT_NE(over.status, 0);
         EXPECT_NE(over.err.find(std::string(flag) + " 9: " + path(file) + " has only 8 frames"), std::string::npos) << over.err;

@@ -3,7 +3,6 @@
 // models at once, and every bad input of a model run refused with one line,
 // a non-zero exit and no output file.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -12,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/cpu_flags.hpp"
+#include "support/cli_fixture.hpp"
 #include "support/model_golden.hpp"
 #include "support/testdata.hpp"
 
@@ -21,48 +21,12 @@ namespace {
 namespace fs = std::filesystem;
 using ojson = nlohmann::ordered_json;
 
-struct Result {
-    int status = -1;
-    std::string out, err;
-};
+using Result = CommandResult;
 
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-class CliModels : public ::testing::Test {
+class CliModels : public CliTest {
 protected:
-    static fs::path dir;
-    static void SetUpTestSuite() {
-        dir = fs::temp_directory_path() / ("speedqa_cli_models_" + std::to_string(getpid()));
-        fs::create_directories(dir);
-        const auto data = TestData::open(repo_testdata_dir());
-        ASSERT_TRUE(data);
-        for (const char* name : {"v1", "v6", "v7"}) {
-            const ClipInfo* c = data->clip(name);
-            ASSERT_NE(c, nullptr);
-            for (const auto& [side, path] : {std::pair{"ref", c->ref_xz}, std::pair{"dis", c->dis_xz}}) {
-                const auto& bytes = load_xz(path);
-                std::ofstream(dir / (std::string(name) + "_" + side + ".yuv"), std::ios::binary)
-                    .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-            }
-        }
-    }
-    static void TearDownTestSuite() { fs::remove_all(dir); }
-
-    static Result run(const std::string& args) {
-        const fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
-        const std::string cmd = std::string(SPEEDQA_CLI_PATH) + " " + args + " >" + out.string() + " 2>" + err.string();
-        const int rc = std::system(cmd.c_str());
-        return {WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc), slurp(out), slurp(err)};
-    }
-    static std::string clip(const std::string& name, const std::string& geometry) {
-        return "-r " + (dir / (name + "_ref.yuv")).string() + " -d " + (dir / (name + "_dis.yuv")).string() + " " + geometry;
-    }
-    static std::string v1() { return clip("v1", "-w 576 -h 324 -p 420 -b 8"); }
+    static void SetUpTestSuite() { make_dir("speedqa_cli_models", {"v1", "v6", "v7"}); }
 };
-fs::path CliModels::dir;
 
 // The golden run of clip v1 in the dispatch the command picks on this CPU.
 ModelGolden golden_v1(const std::string& run) {

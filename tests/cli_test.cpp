@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "core/cpu_flags.hpp"
+#include "support/cli_fixture.hpp"
 #include "support/command.hpp"
 #include "support/testdata.hpp"
 
@@ -24,28 +25,9 @@ using nlohmann::json;
 
 using Result = CommandResult;
 
-class Cli : public ::testing::Test {
+class Cli : public CliTest {
 protected:
-    static fs::path dir;
-    static void SetUpTestSuite() {
-        dir = fs::temp_directory_path() / ("speedqa_cli_test_" + std::to_string(getpid()));
-        fs::create_directories(dir);
-        const auto data = TestData::open(repo_testdata_dir());
-        ASSERT_TRUE(data);
-        for (const char* name : {"v1", "v6", "v7"}) {
-            const ClipInfo* c = data->clip(name);
-            ASSERT_NE(c, nullptr);
-            write(dir / (std::string(name) + "_ref.yuv"), load_xz(c->ref_xz));
-            write(dir / (std::string(name) + "_dis.yuv"), load_xz(c->dis_xz));
-        }
-    }
-    static void TearDownTestSuite() { fs::remove_all(dir); }
-
-    static void write(const fs::path& p, const std::vector<uint8_t>& bytes) {
-        std::ofstream out(p, std::ios::binary);
-        out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    }
-    static void write(const fs::path& p, const std::string& bytes) { std::ofstream(p, std::ios::binary) << bytes; }
+    static void SetUpTestSuite() { make_dir("speedqa_cli_test", {"v1", "v6", "v7"}); }
 
     // y4m of a raw clip: header, then FRAME + frame bytes each.
     static std::string y4m(const std::string& raw, int w, int h, const std::string& tags, size_t frame_bytes) {
@@ -54,14 +36,8 @@ protected:
         return s;
     }
 
-    static Result run(const std::string& args, const std::string& stdin_file = "") {
-        return run_command(SPEEDQA_CLI_PATH, args, dir, stdin_file);
-    }
-
-    static std::string v1() { return "-r " + (dir / "v1_ref.yuv").string() + " -d " + (dir / "v1_dis.yuv").string() + " -w 576 -h 324 -p 420 -b 8"; }
     static std::string v6() { return "-r " + (dir / "v6_ref.yuv").string() + " -d " + (dir / "v6_dis.yuv").string() + " -w 80 -h 80 -p 444 -b 8"; }
 };
-fs::path Cli::dir;
 
 json golden(const std::string& file) {
     std::ifstream in(fs::path(repo_testdata_dir()) / "golden" / file);
