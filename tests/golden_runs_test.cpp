@@ -28,11 +28,6 @@ struct Tally {
     std::map<std::string, long long> values_by_run;  // run kind -> values compared
 };
 
-bool in_ci() {
-    const char* ci = std::getenv("CI");
-    return ci && std::strcmp(ci, "true") == 0;
-}
-
 // The Scorer's arguments for a golden run: its --feature and --model values.
 void scorer_args(const ModelGolden& g, std::vector<std::string>& features, std::vector<std::string>& models) {
     for (size_t i = 0; i + 1 < g.args.size(); i++) {

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <string_view>
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -31,6 +32,11 @@ PixelFormat pix_from(const std::string& s) {
 }
 
 }  // namespace
+
+bool in_ci() {
+    const char* ci = std::getenv("CI");
+    return ci && std::string_view(ci) == "true";
+}
 
 std::string shared_testdata_dir() {
     if (const char* env = std::getenv("SPEEDQA_SHARED_TESTDATA")) return fs::exists(env) ? env : "";

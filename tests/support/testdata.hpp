@@ -47,6 +47,9 @@ private:
 // The folder of the shared test data (SPEEDQA_SHARED_TESTDATA or
 // <source>/../shared/testdata), or "" when absent.
 std::string shared_testdata_dir();
+// Whether this is a CI run (CI=true), where missing shared test data is a
+// failure, not a skip.
+bool in_ci();
 // The subset in the repository (<source>/testdata).
 std::string repo_testdata_dir();
 

@@ -131,11 +131,6 @@ std::vector<cpu::ImageSource> images_of(const SumsFile& f, const VideoFormat& fm
     return out;
 }
 
-bool in_ci() {
-    const char* ci = std::getenv("CI");
-    return ci && std::strcmp(ci, "true") == 0;
-}
-
 TEST(CovarianceSums, EveryLibvmafSumOfEveryOrderExact) {
     const std::string root = shared_testdata_dir();
     const std::vector<SumsFile> files = load_sums(root);

@@ -98,11 +98,6 @@ void report(const char* label, const TestData& data, const Tally& t) {
     ::testing::Test::RecordProperty("values_identical", static_cast<int>(t.identical));
 }
 
-bool in_ci() {
-    const char* ci = std::getenv("CI");
-    return ci && std::strcmp(ci, "true") == 0;
-}
-
 TEST(Golden, SharedTestdataEveryValueExact) {
     const auto data = TestData::open(shared_testdata_dir());
     if (!data) {
