@@ -34,9 +34,10 @@ class VideoReader {
 public:
     virtual ~VideoReader() = default;
 
-    // path "-" means standard input (y4m only). If raw is given the input is
-    // raw planar .yuv with those parameters; otherwise it must be y4m
-    // (recognised by its "YUV4MPEG2" signature). Throws speedqa::Error.
+    // path "-" means standard input. An input that starts with the
+    // "YUV4MPEG2" signature is y4m, and `raw`, when given, must agree with
+    // its header; any other is raw planar .yuv of the format `raw` gives
+    // (and without `raw`, an error). Throws speedqa::Error.
     static std::unique_ptr<VideoReader> open(const std::string& path, const std::optional<RawParams>& raw);
 
     virtual const VideoFormat& format() const = 0;

@@ -92,13 +92,27 @@ TEST(RawFile, BadParameters) {
     EXPECT_NE(error_of([&] { VideoReader::open(path, RawParams{65536, 65536, PixelFormat::yuv444, 16}); }), "");
 }
 
-TEST(RawFile, RawParamsWinOverAY4mSignature) {
+// vmaf reads a y4m file given with -w -h -p -b as raw, its header bytes as
+// pixels; speedqa reads it as y4m, and refuses flags that contradict it.
+TEST(Y4mFile, ReadAsY4mWithAgreeingRawParams) {
     TempDir dir;
-    std::string bytes = "YUV4MPEG2 W2 H2\n";  // 16 bytes: two 2x2 mono... read as raw 4x2 420 frames
-    bytes.resize(24, 'z');
-    write_file(dir.file("v.yuv"), bytes);
-    auto r = VideoReader::open(dir.file("v.yuv"), RawParams{4, 2, PixelFormat::yuv420, 8});
-    EXPECT_EQ(r->frame_count(), 2);
+    VideoFormat f{8, 6, PixelFormat::yuv420, 10};
+    auto frames = make_frames(f, 3);
+    write_file(dir.file("v.y4m"), test::y4m_video(test::y4m_header(8, 6, "420p10"), frames));
+    auto r = VideoReader::open(dir.file("v.y4m"), raw_of(f));
+    EXPECT_EQ(r->format(), f);
+    EXPECT_EQ(r->frame_count(), 3);
+    expect_frames(*r, frames);
+}
+
+TEST(Y4mFile, ContradictingRawParamsAreRefused) {
+    TempDir dir;
+    const std::string path = dir.file("v.y4m");
+    write_file(path, test::y4m_video(test::y4m_header(8, 6, "420p10"), make_frames({8, 6, PixelFormat::yuv420, 10}, 2)));
+    const std::string says = path + ": the y4m header says 8x6 420 10-bit but -w -h -p -b say ";
+    EXPECT_EQ(error_of([&] { VideoReader::open(path, RawParams{8, 6, PixelFormat::yuv420, 8}); }), says + "8x6 420 8-bit");
+    EXPECT_EQ(error_of([&] { VideoReader::open(path, RawParams{6, 8, PixelFormat::yuv420, 10}); }), says + "6x8 420 10-bit");
+    EXPECT_EQ(error_of([&] { VideoReader::open(path, RawParams{8, 6, PixelFormat::yuv444, 10}); }), says + "8x6 444 10-bit");
 }
 
 TEST(OpenErrors, MissingFileAndDirectory) {
