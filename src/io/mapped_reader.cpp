@@ -60,6 +60,7 @@ public:
             frame_bytes_ = format_.frame_bytes();
             pos_ = nl + 1;
             index_frames();
+            file_->release(0, size);  // the header pages the index touched
         }
         file_->advise_sequential();
     }
@@ -78,16 +79,21 @@ public:
 
         // Samples wider than a byte must sit at even addresses; a y4m header
         // of odd length puts them at odd ones, so those frames are copied.
+        const size_t offset = static_cast<size_t>(p - base);
         if (format_.bytes_per_sample() > 1 && reinterpret_cast<uintptr_t>(p) % 2 != 0) {
             if (!pool_) pool_ = FramePool::create(frame_bytes_);
             FramePool::SlotPtr slot = pool_->take();
             std::memcpy(FramePool::data(*slot), p, frame_bytes_);
+            file_->release(offset, frame_bytes_);
             return pool_->publish(std::move(slot), format_, index);
         }
         auto frame = std::make_shared<Frame>();
         frame->pic = picture_in_frame(format_, p);
         frame->index = index;
-        frame->storage = file_;
+        // The frame's pages leave resident memory with the frame: a long
+        // file takes no more memory than the frames its reader's user holds.
+        frame->storage = std::shared_ptr<const void>(
+            p, [file = file_, offset, bytes = frame_bytes_](const void*) { file->release(offset, bytes); });
         return frame;
     }
 

@@ -23,7 +23,8 @@ struct RawParams {
 struct Frame {
     Picture pic;
     int index = 0;  // 0-based position in the video
-    // What `pic` points into when that is shared (a file mapping). Frames
+    // What `pic` points into when that is shared (a file mapping, whose
+    // pages of this frame leave resident memory when the frame goes). Frames
     // read from a stream own a pooled buffer instead, which the FramePtr's
     // deleter hands back to the reader's free list.
     std::shared_ptr<const void> storage;
