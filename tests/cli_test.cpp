@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -155,11 +156,17 @@ TEST_F(Cli, Y4mFilesAndStdinGiveTheRawResult) {
     const Result pipe = run("-r - -d " + (dir / "d.y4m").string() +
                                 " --no_prediction --feature speed_chroma --feature speed_temporal --csv --precision max -o -",
                             (dir / "r.y4m").string());
+    // -w -h -p -b that agree with the headers (scripts pass them always): read as y4m all the same
+    const Result flagged = run("-r " + (dir / "r.y4m").string() + " -d " + (dir / "d.y4m").string() +
+                               " -w 576 -h 324 -p 420 -b 8 --no_prediction --feature speed_chroma --feature speed_temporal --csv "
+                               "--precision max -o -");
     ASSERT_EQ(raw.status, 0) << raw.err;
     EXPECT_EQ(file.status, 0) << file.err;
     EXPECT_EQ(pipe.status, 0) << pipe.err;
+    EXPECT_EQ(flagged.status, 0) << flagged.err;
     EXPECT_EQ(raw.out, file.out);
     EXPECT_EQ(raw.out, pipe.out);
+    EXPECT_EQ(raw.out, flagged.out);
     EXPECT_NE(raw.out.find("\n7,"), std::string::npos);
 }
 
@@ -256,7 +263,16 @@ TEST_F(Cli, BadInputIsRefusedClearly) {
         {"NaN prescale", "-r " + ref + " -d " + dis + raw + " --no_prediction --feature speed_temporal=speed_prescale=nan",
          "speed_prescale"},
         {"both on stdin", "-r - -d -" + std::string(" --no_prediction --feature speed_chroma"), "standard input"},
+        {"y4m contradicting -b", "-r " + (dir / "other_size.y4m").string() + " -d " + (dir / "other_size.y4m").string() +
+                                     " -w 80 -h 80 -p 444 -b 10 --no_prediction --feature speed_temporal",
+         "the y4m header says 80x80 444 8-bit but -w -h -p -b say 80x80 444 10-bit"},
+        {"unknown backend", "-r " + ref + " -d " + dis + raw + " --no_prediction --feature speed_chroma --backend gpu", "--backend"},
+        {"unknown flag", "-r " + ref + " -d " + dis + raw + " --no_prediction --feature speed_chroma --bogus", "--bogus"},
+        {"too many threads", "-r " + ref + " -d " + dis + raw + " --no_prediction --feature speed_chroma --threads 999", "--threads"},
+        {"a newline in a file name", "-r '" + (dir / "new\nline.yuv").string() + "' -d " + dis + raw +
+                                         " --no_prediction --feature speed_chroma", "new\\nline.yuv: size 1000 bytes"},
     };
+    write(dir / "new\nline.yuv", slurp(dir / "short.yuv"));
     for (const BadCase& c : cases) {
         SCOPED_TRACE(c.name);
         const fs::path o = dir / "must_not_exist.json";
@@ -265,11 +281,57 @@ TEST_F(Cli, BadInputIsRefusedClearly) {
         EXPECT_NE(r.status, 0);
         EXPECT_LT(r.status, 128) << "crashed";
         EXPECT_NE(r.err.find(c.expect), std::string::npos) << "stderr: " << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line: " << r.err;
         EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
         EXPECT_FALSE(fs::exists(o)) << "an output file was left behind";
         EXPECT_TRUE(r.out.empty()) << r.out;
     }
     std::printf("[cli] %zu bad-input cases refused with a clear message\n", cases.size());
+}
+
+// Standard output that cannot take the scores (a full disk) fails the run,
+// with or without -o -; --help and --version too.
+TEST_F(Cli, FailedWriteToStdoutFails) {
+    const fs::path err = dir / "stderr.txt";
+    for (const std::string& args : {v1() + " --no_prediction --feature speed_chroma -q", v1() + " --no_prediction --feature speed_chroma -q --json -o -",
+                                     std::string("--version"), std::string("--help")}) {
+        SCOPED_TRACE(args);
+        const int rc = std::system((std::string(SPEEDQA_CLI_PATH) + " " + args + " >/dev/full 2>" + err.string()).c_str());
+        ASSERT_TRUE(WIFEXITED(rc));
+        EXPECT_EQ(WEXITSTATUS(rc), 1);
+        const std::string e = slurp(err);
+        EXPECT_EQ(e.rfind("speedqa: error: stdout: cannot write", 0), 0u) << e;
+        EXPECT_TRUE(e.ends_with(": No space left on device\n")) << e;
+        EXPECT_EQ(std::count(e.begin(), e.end(), '\n'), 1) << e;
+    }
+}
+
+// "no frames to score" names the input that ran out: the reference, the
+// distorted one or standard input, or the --frame_skip_* that skipped all.
+TEST_F(Cli, NoFramesNamesTheInputThatRanOut) {
+    const fs::path empty = dir / "empty.y4m", two = dir / "two.y4m";
+    write(empty, std::string("YUV4MPEG2 W576 H324 F25:1 Ip C420jpeg\n"));
+    write(two, y4m(slurp(dir / "v1_ref.yuv").substr(0, 2 * 279936), 576, 324, " C420jpeg", 279936));
+    const std::string f = " --no_prediction --feature speed_chroma -q";
+    const struct {
+        std::string args, stdin_file, message;
+    } cases[] = {
+        {"-r - -d " + two.string() + f, empty.string(), "stdin is empty"},
+        {"-r " + two.string() + " -d -" + f, empty.string(), "stdin is empty"},
+        {"-r " + empty.string() + " -d " + two.string() + f, "", empty.string() + " is empty"},
+        {"-r " + two.string() + " -d " + empty.string() + f, "", empty.string() + " is empty"},
+        {"-r " + two.string() + " -d " + two.string() + " --frame_skip_ref 5" + f, "", "--frame_skip_ref 5 skips all 2 frames of " + two.string()},
+        {"-r - -d " + two.string() + " --frame_skip_dist 2" + f, two.string(), "--frame_skip_dist 2 skips all 2 frames of " + two.string()},
+    };
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.args);
+        const Result r = run(c.args, c.stdin_file);
+        EXPECT_EQ(r.status, 1);
+        EXPECT_EQ(r.err, "speedqa: error: no frames to score: " + c.message + "\n");
+    }
+    const Result shorter = run("-r - -d " + two.string() + " --frame_skip_ref 1" + f + " --csv -o -", two.string());
+    EXPECT_EQ(shorter.status, 0) << shorter.err;
+    EXPECT_EQ(shorter.err, "warning: \"stdin\" ended before \"" + two.string() + "\"; scoring the 1 frame they share\n");
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -15,13 +16,35 @@
 namespace speedqa::cli {
 namespace {
 
+// An input as messages name it: its path, or stdin.
+std::string input_name(const io::VideoReader& r) { return r.path() == "-" ? "stdin" : r.path(); }
+
+// What --frame_skip_ref / --frame_skip_dist did to an input.
+struct Skipped {
+    std::string input, flag;
+    unsigned asked = 0;
+    long long frames = 0;  // frames skipped (fewer than asked where the input ran out)
+    // Why the input gave no frame to score.
+    std::string why_none() const {
+        if (frames == 0) return input + " is empty";
+        return flag + " " + std::to_string(asked) + " skips all " + std::to_string(frames) + " frame" +
+               (frames == 1 ? "" : "s") + " of " + input;
+    }
+};
+
+Skipped skip_frames(io::VideoReader& r, unsigned n, const char* flag) {
+    Skipped s{input_name(r), flag, n, 0};
+    while (s.frames < n && r.next()) s.frames++;
+    return s;
+}
+
 void check_compatible(const io::VideoReader& a, const io::VideoReader& b) {
     const VideoFormat& fa = a.format();
     const VideoFormat& fb = b.format();
     if (fa.width != fb.width || fa.height != fb.height)
         throw Error("reference and distorted differ in size: " + std::to_string(fa.width) + "x" + std::to_string(fa.height) +
-                    " (" + a.path() + ") vs " + std::to_string(fb.width) + "x" + std::to_string(fb.height) + " (" +
-                    b.path() + ")");
+                    " (" + input_name(a) + ") vs " + std::to_string(fb.width) + "x" + std::to_string(fb.height) + " (" +
+                    input_name(b) + ")");
     if (fa.pix != fb.pix)
         throw Error(std::string("reference and distorted differ in pixel format: ") + pixel_format_name(fa.pix) + " vs " +
                     pixel_format_name(fb.pix));
@@ -86,6 +109,12 @@ private:
     std::chrono::steady_clock::time_point last_;
 };
 
+void flush_stdout() {
+    errno = 0;
+    if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return;
+    throw Error(std::string("stdout: cannot write") + (errno ? std::string(": ") + std::strerror(errno) : ""));
+}
+
 int run(const Settings& s) {
     PhaseTimer timer;
     if (s.reference == "-" && s.distorted == "-")
@@ -121,10 +150,8 @@ int run(const Settings& s) {
         }
     }
     timer.mark("create engine");
-    for (unsigned i = 0; i < s.frame_skip_ref; i++)
-        if (!ref->next()) break;
-    for (unsigned i = 0; i < s.frame_skip_dist; i++)
-        if (!dis->next()) break;
+    const Skipped skipped_ref = skip_frames(*ref, s.frame_skip_ref, "--frame_skip_ref");
+    const Skipped skipped_dis = skip_frames(*dis, s.frame_skip_dist, "--frame_skip_dist");
 
     // files (not pipes): their frame counts are known up front
     const bool lengths_known = ref->frame_count() >= 0 && dis->frame_count() >= 0;
@@ -157,10 +184,13 @@ int run(const Settings& s) {
             io::FramePtr r = ref->next();
             io::FramePtr d = dis->next();
             if (!r || !d) {
+                const long long shared = index + static_cast<long long>(batch_ref.size());
+                // (the reference is named when both ran out)
+                if (shared == 0) throw Error("no frames to score: " + (r ? skipped_dis : skipped_ref).why_none());
                 if (r || d)
-                    std::fprintf(stderr, "warning: \"%s\" ended before \"%s\"; scoring the %lld frames they share\n",
-                                 (r ? dis : ref)->path().c_str(), (r ? ref : dis)->path().c_str(),
-                                 index + static_cast<long long>(batch_ref.size()));
+                    std::fprintf(stderr, "warning: \"%s\" ended before \"%s\"; scoring the %lld frame%s they share\n",
+                                 input_name(r ? *dis : *ref).c_str(), input_name(r ? *ref : *dis).c_str(), shared,
+                                 shared == 1 ? "" : "s");
                 ended = true;
                 break;
             }
@@ -210,7 +240,6 @@ int run(const Settings& s) {
     }
     progress.finish();
     timer.mark("score all frames");
-    if (index == 0) throw Error("no frames to score: " + (ref->frame_count() == 0 ? ref->path() : dis->path()) + " is empty");
 
     if (!s.quiet)
         for (const std::string& n : scorer->notes()) std::fprintf(stderr, "warning: %s\n", n.c_str());
@@ -242,7 +271,7 @@ int run(const Settings& s) {
     // CUDA engine may still be starting, which would have to finish first:
     // the process leaves without either; the system reclaims it all.
     if (scorer->holds_device()) {
-        std::fflush(stdout);
+        flush_stdout();
         std::fflush(stderr);
         std::_Exit(0);
     }
