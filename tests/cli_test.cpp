@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -332,6 +333,20 @@ TEST_F(Cli, NoFramesNamesTheInputThatRanOut) {
     const Result shorter = run("-r - -d " + two.string() + " --frame_skip_ref 1" + f + " --csv -o -", two.string());
     EXPECT_EQ(shorter.status, 0) << shorter.err;
     EXPECT_EQ(shorter.err, "warning: \"stdin\" ended before \"" + two.string() + "\"; scoring the 1 frame they share\n");
+}
+
+// A run killed while it writes its output (here by a file-size limit the
+// output exceeds, SIGXFSZ; SIGINT, SIGTERM and SIGHUP are handled alike)
+// leaves neither the output nor its hidden temporary.
+TEST_F(Cli, KilledWhileWritingLeavesNoFile) {
+    const fs::path out_dir = dir / "killed";
+    fs::create_directories(out_dir);
+    const std::string cmd = "sh -c 'ulimit -f 1; exec " + std::string(SPEEDQA_CLI_PATH) + " " + v1() +
+                            " --no_prediction --feature speed_chroma -q --xml -o " + (out_dir / "o.xml").string() + "'";
+    const int rc = std::system(cmd.c_str());
+    ASSERT_TRUE(WIFEXITED(rc));  // (the shell reports the signal as 128 + its number)
+    EXPECT_EQ(WEXITSTATUS(rc), 128 + SIGXFSZ);
+    EXPECT_TRUE(fs::is_empty(out_dir)) << fs::directory_iterator(out_dir)->path();
 }
 
 }  // namespace
