@@ -474,6 +474,7 @@ void pass(const ScaleArgs& a, ScratchAvx2& s, ev::Sums& sums) {
 }
 
 std::unique_ptr<ScaleScratch> make_scratch_avx2(int) { return std::make_unique<ScratchAvx2>(); }
+size_t scratch_bytes_avx2(int) { return kRingSlots * kPlanes * kSpan * sizeof(int32_t) + kPlanes * kRowLen * sizeof(int16_t); }
 
 void scale_pass_avx2(const ScaleArgs& a, ScaleScratch& scratch, ev::Sums& sums) {
     ScratchAvx2& s = static_cast<ScratchAvx2&>(scratch);
@@ -490,7 +491,7 @@ void scale_pass_avx2(const ScaleArgs& a, ScaleScratch& scratch, ev::Sums& sums) 
     if (a.stat) sums.add(scale);
 }
 
-constexpr Kernels kAvx2{"avx2", make_scratch_avx2, scale_pass_avx2};
+constexpr Kernels kAvx2{"avx2", make_scratch_avx2, scratch_bytes_avx2, scale_pass_avx2};
 
 }  // namespace
 
