@@ -63,10 +63,13 @@ protected:
         return s;
     }
 
-    static Result run(const std::string& args, const std::string& stdin_file = "") {
+    // `env`: VAR=value for the command; `before`: shell commands ahead of it.
+    static Result run(const std::string& args, const std::string& stdin_file = "", const std::string& env = "",
+                      const std::string& before = "") {
         const fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
-        std::string cmd = std::string(SPEEDQA_CLI_PATH) + " " + args + " >" + out.string() + " 2>" + err.string();
+        std::string cmd = env + " " + std::string(SPEEDQA_CLI_PATH) + " " + args + " >" + out.string() + " 2>" + err.string();
         if (!stdin_file.empty()) cmd = "cat " + stdin_file + " | " + cmd;
+        cmd = before + cmd;
         const int rc = std::system(cmd.c_str());
         Result r;
         r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
@@ -333,6 +336,54 @@ TEST_F(Cli, NoFramesNamesTheInputThatRanOut) {
     const Result shorter = run("-r - -d " + two.string() + " --frame_skip_ref 1" + f + " --csv -o -", two.string());
     EXPECT_EQ(shorter.status, 0) << shorter.err;
     EXPECT_EQ(shorter.err, "warning: \"stdin\" ended before \"" + two.string() + "\"; scoring the 1 frame they share\n");
+}
+
+// Memory is taken for frames that were read, within what the machine has
+// (SPEEDQA_MEMORY_LIMIT stands in for a small machine here).
+TEST_F(Cli, MemoryIsTakenForFramesReadAndWithinTheLimit) {
+    const std::string limit = "SPEEDQA_MEMORY_LIMIT=";
+    // an 8K header without a frame: no worker scratch is made (eight
+    // threads of it would take gigabytes)
+    const fs::path header = dir / "8k_header.y4m";
+    write(header, std::string("YUV4MPEG2 W7680 H4320 F25:1 Ip C420jpeg\n"));
+    const Result none = run("-r " + header.string() + " -d " + header.string() +
+                            " --no_prediction --feature speed_chroma=speed_prescale=4 --threads 8 -q");
+    EXPECT_EQ(none.err, "speedqa: error: no frames to score: " + header.string() + " is empty\n");
+    const Result none_small = run("-r " + header.string() + " -d " + header.string() +
+                                  " --no_prediction --feature speed_chroma=speed_prescale=4 --threads 8 -q", "", limit + "100M");
+    EXPECT_EQ(none_small.err, none.err);
+
+    // 48 bytes on standard input (and a pipe) declaring 1048576x2047 16-bit
+    // 4:4:4 frames: the 12.9 GB frame buffer is refused before it is used
+    const fs::path big = dir / "big48.y4m", fifo = dir / "big48.fifo";
+    write(big, std::string("YUV4MPEG2 W1048576 H2047 F25:1 C444p16\nFRAME\n\1\2\3"));
+    ASSERT_EQ(fs::file_size(big), 48u);
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    const Result huge = run("-r - -d " + fifo.string() + " -q", big.string(), limit + "1G", "cat " + big.string() + " >" + fifo.string() + " & ");
+    EXPECT_EQ(huge.status, 1);
+    EXPECT_TRUE(huge.err == "speedqa: error: stdin: a frame takes 12.9 GB, and 1.1 GB is available (SPEEDQA_MEMORY_LIMIT)\n" ||
+                huge.err == "speedqa: error: " + fifo.string() + ": a frame takes 12.9 GB, and 1.1 GB is available (SPEEDQA_MEMORY_LIMIT)\n")
+        << huge.err;
+
+    // threads: as many as fit, said unless -q, the same scores
+    const std::string speed = " --no_prediction --feature speed_chroma --csv -o -";
+    const Result all = run(v1() + speed + " --threads 4 -q");
+    ASSERT_EQ(all.status, 0) << all.err;
+    const Result fewer = run(v1() + speed + " --threads 4", "", limit + "25M");
+    EXPECT_EQ(fewer.status, 0);
+    EXPECT_EQ(fewer.err, "warning: 2 threads instead of 4: a thread takes 11 MB and 26 MB is available (SPEEDQA_MEMORY_LIMIT)\n");
+    EXPECT_EQ(fewer.out, all.out);
+    EXPECT_EQ(run(v1() + speed + " --threads 4 -q", "", limit + "25M").err, "");
+
+    // not one thread fits: one line, no output file
+    const fs::path out = dir / "no_memory.json";
+    const Result no_room = run(v1() + " --no_prediction --feature speed_chroma --json -o " + out.string(), "", limit + "5M");
+    EXPECT_EQ(no_room.status, 1);
+    EXPECT_EQ(no_room.err, "speedqa: error: out of memory: a thread scoring speed_chroma at this frame size takes 11 MB, and 5 MB "
+                           "is available (SPEEDQA_MEMORY_LIMIT)\n");
+    EXPECT_FALSE(fs::exists(out));
+    const Result bad_limit = run(v1() + speed, "", limit + "12Q");
+    EXPECT_EQ(bad_limit.err, "speedqa: error: SPEEDQA_MEMORY_LIMIT=12Q is not a size (expected bytes, or a number with K, M, G or T)\n");
 }
 
 // A run killed while it writes its output (here by a file-size limit the

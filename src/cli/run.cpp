@@ -10,6 +10,7 @@
 #include <cstdio>
 
 #include "core/env.hpp"
+#include "core/memory.hpp"
 #include "io/pooling.hpp"
 #include "speedqa/speedqa.hpp"
 
@@ -162,8 +163,13 @@ int run(const Settings& s) {
         scorer->expect_frames(std::max(0LL, n));
     }
     int batch_size = std::max(scorer->preferred_batch(), twin ? twin->preferred_batch() : 0);
-    // frames from a pipe are held in memory until scored: keep that bounded
-    if (!lengths_known) batch_size = std::min(batch_size, 32);
+    // frames from a pipe are held in memory until scored: keep that bounded,
+    // by count and to half the memory there is (a pair of frames at least)
+    if (!lengths_known) {
+        const size_t pair = 2 * format.frame_bytes();
+        const size_t room = available_memory().bytes / 2 / pair;
+        batch_size = static_cast<int>(std::clamp<size_t>(room, 1, static_cast<size_t>(std::min(batch_size, 32))));
+    }
 
     Progress progress(!s.quiet && isatty(fileno(stderr)));
     std::vector<io::FramePtr> batch_ref, batch_dis, prev_ref, prev_dis;  // prev: newest first

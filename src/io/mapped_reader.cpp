@@ -81,7 +81,7 @@ public:
         // of odd length puts them at odd ones, so those frames are copied.
         const size_t offset = static_cast<size_t>(p - base);
         if (format_.bytes_per_sample() > 1 && reinterpret_cast<uintptr_t>(p) % 2 != 0) {
-            if (!pool_) pool_ = FramePool::create(frame_bytes_);
+            if (!pool_) pool_ = FramePool::create(frame_bytes_, name_);
             FramePool::SlotPtr slot = pool_->take();
             std::memcpy(FramePool::data(*slot), p, frame_bytes_);
             file_->release(offset, frame_bytes_);

@@ -32,7 +32,7 @@ public:
             format_ = y4m_format(head.text, name_, raw);
         }
         frame_bytes_ = format_.frame_bytes();
-        pool_ = FramePool::create(frame_bytes_);
+        pool_ = FramePool::create(frame_bytes_, name_);
     }
 
     const VideoFormat& format() const override { return format_; }

@@ -161,7 +161,7 @@ TEST(FramePool, RecyclesAndOutlivesItsOwner) {
     VideoFormat f{4, 2, PixelFormat::yuv420, 8};
     std::vector<FramePtr> frames;
     {
-        auto pool = FramePool::create(f.frame_bytes());
+        auto pool = FramePool::create(f.frame_bytes(), "test");
         for (int i = 0; i < 3; i++) frames.push_back(pool->publish(pool->take(), f, i));
         EXPECT_EQ(pool->allocated(), 3u);
         EXPECT_EQ(pool->idle(), 0u);
