@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "core/cpu_flags.hpp"
+#include "support/command.hpp"
 #include "support/testdata.hpp"
 
 namespace speedqa::testing {
@@ -23,15 +24,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-struct Result {
-    int status = -1;
-    std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
+using Result = CommandResult;
 
 class Cli : public ::testing::Test {
 protected:
@@ -63,19 +56,11 @@ protected:
         return s;
     }
 
-    // `env`: VAR=value for the command; `before`: shell commands ahead of it.
+    // `env`: VAR=value for the command; `before`: shell commands ahead of it
+    // (then the command's standard input is best given in `args`).
     static Result run(const std::string& args, const std::string& stdin_file = "", const std::string& env = "",
                       const std::string& before = "") {
-        const fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
-        std::string cmd = env + " " + std::string(SPEEDQA_CLI_PATH) + " " + args + " >" + out.string() + " 2>" + err.string();
-        if (!stdin_file.empty()) cmd = "cat " + stdin_file + " | " + cmd;
-        cmd = before + cmd;
-        const int rc = std::system(cmd.c_str());
-        Result r;
-        r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
-        r.out = slurp(out);
-        r.err = slurp(err);
-        return r;
+        return run_command(before + env + " " + SPEEDQA_CLI_PATH, args, dir, stdin_file);
     }
 
     static std::string v1() { return "-r " + (dir / "v1_ref.yuv").string() + " -d " + (dir / "v1_dis.yuv").string() + " -w 576 -h 324 -p 420 -b 8"; }
@@ -311,7 +296,8 @@ TEST_F(Cli, FailedWriteToStdoutFails) {
 }
 
 // "no frames to score" names the input that ran out: the reference, the
-// distorted one or standard input, or the --frame_skip_* that skipped all.
+// distorted one or standard input, or the --frame_skip_* that skipped all;
+// skipping past the end names the input and its length.
 TEST_F(Cli, NoFramesNamesTheInputThatRanOut) {
     const fs::path empty = dir / "empty.y4m", two = dir / "two.y4m";
     write(empty, std::string("YUV4MPEG2 W576 H324 F25:1 Ip C420jpeg\n"));
@@ -320,18 +306,20 @@ TEST_F(Cli, NoFramesNamesTheInputThatRanOut) {
     const struct {
         std::string args, stdin_file, message;
     } cases[] = {
-        {"-r - -d " + two.string() + f, empty.string(), "stdin is empty"},
-        {"-r " + two.string() + " -d -" + f, empty.string(), "stdin is empty"},
-        {"-r " + empty.string() + " -d " + two.string() + f, "", empty.string() + " is empty"},
-        {"-r " + two.string() + " -d " + empty.string() + f, "", empty.string() + " is empty"},
-        {"-r " + two.string() + " -d " + two.string() + " --frame_skip_ref 5" + f, "", "--frame_skip_ref 5 skips all 2 frames of " + two.string()},
-        {"-r - -d " + two.string() + " --frame_skip_dist 2" + f, two.string(), "--frame_skip_dist 2 skips all 2 frames of " + two.string()},
+        {"-r - -d " + two.string() + f, empty.string(), "no frames to score: stdin is empty"},
+        {"-r " + two.string() + " -d -" + f, empty.string(), "no frames to score: stdin is empty"},
+        {"-r " + empty.string() + " -d " + two.string() + f, "", "no frames to score: " + empty.string() + " is empty"},
+        {"-r " + two.string() + " -d " + empty.string() + f, "", "no frames to score: " + empty.string() + " is empty"},
+        {"-r " + two.string() + " -d " + two.string() + " --frame_skip_ref 5" + f, "", "--frame_skip_ref 5: " + two.string() + " has only 2 frames"},
+        {"-r - -d " + two.string() + " --frame_skip_ref 3" + f, two.string(), "--frame_skip_ref 3: stdin has only 2 frames"},
+        {"-r - -d " + two.string() + " --frame_skip_dist 2" + f, two.string(),
+         "no frames to score: " + two.string() + " has no frame after the 2 skipped by --frame_skip_dist"},
     };
     for (const auto& c : cases) {
         SCOPED_TRACE(c.args);
         const Result r = run(c.args, c.stdin_file);
         EXPECT_EQ(r.status, 1);
-        EXPECT_EQ(r.err, "speedqa: error: no frames to score: " + c.message + "\n");
+        EXPECT_EQ(r.err, "speedqa: error: " + c.message + "\n");
     }
     const Result shorter = run("-r - -d " + two.string() + " --frame_skip_ref 1" + f + " --csv -o -", two.string());
     EXPECT_EQ(shorter.status, 0) << shorter.err;
@@ -359,7 +347,8 @@ TEST_F(Cli, MemoryIsTakenForFramesReadAndWithinTheLimit) {
     write(big, std::string("YUV4MPEG2 W1048576 H2047 F25:1 C444p16\nFRAME\n\1\2\3"));
     ASSERT_EQ(fs::file_size(big), 48u);
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-    const Result huge = run("-r - -d " + fifo.string() + " -q", big.string(), limit + "1G", "cat " + big.string() + " >" + fifo.string() + " & ");
+    const Result huge = run("-r - -d " + fifo.string() + " -q <" + big.string(), "", limit + "1G",
+                            "cat " + big.string() + " >" + fifo.string() + " & ");
     EXPECT_EQ(huge.status, 1);
     EXPECT_TRUE(huge.err == "speedqa: error: stdin: a frame takes 12.9 GB, and 1.1 GB is available (SPEEDQA_MEMORY_LIMIT)\n" ||
                 huge.err == "speedqa: error: " + fifo.string() + ": a frame takes 12.9 GB, and 1.1 GB is available (SPEEDQA_MEMORY_LIMIT)\n")

@@ -37,6 +37,10 @@ void write_scores(std::FILE* out, OutputFormat fmt, const ScoreTable& t, Precisi
 // is written in place.
 void write_scores_file(const std::string& path, OutputFormat fmt, const ScoreTable& t, Precision p);
 
+// Throws Error unless write_scores_file(path, ...) can create its file:
+// called before the work, so that a run cannot end on an unwritable path.
+void check_output_writable(const std::string& path);
+
 // The text write_scores() writes (for tests and for callers that want it).
 std::string format_scores(OutputFormat fmt, const ScoreTable& t, Precision p);
 

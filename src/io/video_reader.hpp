@@ -1,12 +1,14 @@
 // Reading videos: y4m or raw planar .yuv, from a regular file (memory-mapped,
 // zero copy) or from a pipe, a FIFO or standard input (read frame by frame
-// into recycled buffers).
+// into recycled buffers); encoded video files through libavformat and
+// libavcodec where the build has them (decoded into recycled buffers).
 #pragma once
 
 #include <memory>
 #include <optional>
 #include <string>
 
+#include "core/error.hpp"
 #include "core/video.hpp"
 
 namespace speedqa::io {
@@ -31,21 +33,34 @@ struct Frame {
 };
 using FramePtr = std::shared_ptr<const Frame>;
 
+// A file that would need decoding, in a build that decodes no video.
+class NoDecoderError : public Error {
+public:
+    using Error::Error;
+};
+
+// Whether this build decodes encoded video (libavformat and libavcodec).
+bool decodes_encoded_video();
+
 class VideoReader {
 public:
     virtual ~VideoReader() = default;
 
-    // path "-" means standard input. An input that starts with the
-    // "YUV4MPEG2" signature is y4m, and `raw`, when given, must agree with
-    // its header; any other is raw planar .yuv of the format `raw` gives
-    // (and without `raw`, an error). Throws speedqa::Error.
+    // path "-" means standard input (y4m, or raw video when `raw` is
+    // given). An input that starts with the "YUV4MPEG2" signature is y4m,
+    // and `raw`, when given, must agree with its header; any other input is
+    // raw planar .yuv of the format `raw` gives. Without `raw`, a regular
+    // file named .y4m or .yuv is read as y4m (and errs when it is not), and
+    // any other is decoded: the frames are those `ffmpeg -i FILE -strict -1
+    // -f yuv4mpegpipe -` writes. Throws speedqa::Error, NoDecoderError for
+    // encoded video in a build without libavformat/libavcodec.
     static std::unique_ptr<VideoReader> open(const std::string& path, const std::optional<RawParams>& raw);
 
     virtual const VideoFormat& format() const = 0;
     // The next frame; nullptr at the clean end of the stream (and after it).
     // Throws Error on a truncated or malformed frame.
     virtual FramePtr next() = 0;
-    // Total frames when known up front (regular files), else -1.
+    // Total frames when known up front (y4m and raw files), else -1.
     virtual long long frame_count() const = 0;
     // The path given to open().
     virtual const std::string& path() const = 0;
