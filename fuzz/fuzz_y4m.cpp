@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -59,15 +60,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     size--;
     const int fd = fuzz::memory_file(data, size);
     if (fd < 0) return 0;
-    const std::string path = "/proc/self/fd/" + std::to_string(fd);
-    const Outcome mapped = read_all([&] { return io::VideoReader::open(path, raw); });
-    ::lseek(fd, 0, SEEK_SET);
-    const int again = ::dup(fd);
-    const Outcome streamed = read_all([&] {
-        std::optional<VideoFormat> f;
-        if (raw) f = VideoFormat{raw->width, raw->height, raw->pix, raw->bitdepth};
-        return io::make_stream_reader("-", "stdin", again, true, f);
+    std::optional<VideoFormat> format;
+    if (raw) format = VideoFormat{raw->width, raw->height, raw->pix, raw->bitdepth};
+    // (the readers themselves: VideoReader::open would hand a file without
+    // the y4m signature to the decoder)
+    const Outcome mapped = read_all([&] {
+        auto file = io::Mapping::map(fd, size);
+        if (!file) throw Error("not mappable");
+        return io::make_mapped_reader("fuzz.y4m", "fuzz.y4m", std::move(file), format);
     });
+    const Outcome streamed = read_all([&] { return io::make_stream_reader("-", "stdin", ::dup(fd), true, format); });
     ::close(fd);
     // a whole input gives the same frames both ways (a broken one may fail
     // at open when mapped and at its bad frame when streamed)
