@@ -168,18 +168,19 @@ TEST(AtomicWrite, SymlinkLoopIsRefused) {
     EXPECT_EQ(dir.list(), (std::vector<std::string>{"one", "two"}));
 }
 
-// A table whose text takes milliseconds to write.
+// A table whose text (55 MB of XML) takes tens of milliseconds to write:
+// time for the signal to arrive on a loaded machine (5 MB were not always).
 ScoreTable large_table() {
     ScoreTable t;
     t.metric_names = {"a", "b", "c", "d"};
-    t.frames.assign(64000, std::vector<double>{0.25, 0.5, 0.75, 1.0});
+    t.frames.assign(640000, std::vector<double>{0.25, 0.5, 0.75, 1.0});
     return t;
 }
 
 // SIGINT or SIGTERM while the scores are written: the process dies of the
 // signal as it would have, and the temporary beside the output is gone too.
 // The signal is sent as soon as the temporary appears, and as soon as its
-// first megabyte is written (inotify), of the tens the text takes.
+// first bytes are written (inotify).
 TEST(AtomicWrite, KilledWhileWritingLeavesNothing) {
     const ScoreTable big = large_table();
     for (const auto& [sig, event] : {std::pair{SIGINT, IN_CREATE}, std::pair{SIGTERM, IN_CREATE},
