@@ -5,6 +5,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -116,11 +118,17 @@ TEST_F(Cli, Y4mFilesAndStdinGiveTheRawResult) {
     const Result pipe = run("-r - -d " + (dir / "d.y4m").string() +
                                 " --no_prediction --feature speed_chroma --feature speed_temporal --csv --precision max -o -",
                             (dir / "r.y4m").string());
+    // -w -h -p -b that agree with the headers (scripts pass them always): read as y4m all the same
+    const Result flagged = run("-r " + (dir / "r.y4m").string() + " -d " + (dir / "d.y4m").string() +
+                               " -w 576 -h 324 -p 420 -b 8 --no_prediction --feature speed_chroma --feature speed_temporal --csv "
+                               "--precision max -o -");
     ASSERT_EQ(raw.status, 0) << raw.err;
     EXPECT_EQ(file.status, 0) << file.err;
     EXPECT_EQ(pipe.status, 0) << pipe.err;
+    EXPECT_EQ(flagged.status, 0) << flagged.err;
     EXPECT_EQ(raw.out, file.out);
     EXPECT_EQ(raw.out, pipe.out);
+    EXPECT_EQ(raw.out, flagged.out);
     EXPECT_NE(raw.out.find("\n7,"), std::string::npos);
 }
 
@@ -217,7 +225,16 @@ TEST_F(Cli, BadInputIsRefusedClearly) {
         {"NaN prescale", "-r " + ref + " -d " + dis + raw + " --no_prediction --feature speed_temporal=speed_prescale=nan",
          "speed_prescale"},
         {"both on stdin", "-r - -d -" + std::string(" --no_prediction --feature speed_chroma"), "standard input"},
+        {"y4m contradicting -b", "-r " + (dir / "other_size.y4m").string() + " -d " + (dir / "other_size.y4m").string() +
+                                     " -w 80 -h 80 -p 444 -b 10 --no_prediction --feature speed_temporal",
+         "the y4m header says 80x80 444 8-bit but -w -h -p -b say 80x80 444 10-bit"},
+        {"unknown backend", "-r " + ref + " -d " + dis + raw + " --no_prediction --feature speed_chroma --backend gpu", "--backend"},
+        {"unknown flag", "-r " + ref + " -d " + dis + raw + " --no_prediction --feature speed_chroma --bogus", "--bogus"},
+        {"too many threads", "-r " + ref + " -d " + dis + raw + " --no_prediction --feature speed_chroma --threads 999", "--threads"},
+        {"a newline in a file name", "-r '" + (dir / "new\nline.yuv").string() + "' -d " + dis + raw +
+                                         " --no_prediction --feature speed_chroma", "new\\nline.yuv: size 1000 bytes"},
     };
+    write(dir / "new\nline.yuv", slurp(dir / "short.yuv"));
     for (const BadCase& c : cases) {
         SCOPED_TRACE(c.name);
         const fs::path o = dir / "must_not_exist.json";
@@ -226,11 +243,123 @@ TEST_F(Cli, BadInputIsRefusedClearly) {
         EXPECT_NE(r.status, 0);
         EXPECT_LT(r.status, 128) << "crashed";
         EXPECT_NE(r.err.find(c.expect), std::string::npos) << "stderr: " << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line: " << r.err;
         EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
         EXPECT_FALSE(fs::exists(o)) << "an output file was left behind";
         EXPECT_TRUE(r.out.empty()) << r.out;
     }
     std::printf("[cli] %zu bad-input cases refused with a clear message\n", cases.size());
+}
+
+// Standard output that cannot take the scores (a full disk) fails the run,
+// with or without -o -; --help and --version too.
+TEST_F(Cli, FailedWriteToStdoutFails) {
+    const fs::path err = dir / "stderr.txt";
+    for (const std::string& args : {v1() + " --no_prediction --feature speed_chroma -q", v1() + " --no_prediction --feature speed_chroma -q --json -o -",
+                                     std::string("--version"), std::string("--help")}) {
+        SCOPED_TRACE(args);
+        const int rc = std::system((std::string(SPEEDQA_CLI_PATH) + " " + args + " >/dev/full 2>" + err.string()).c_str());
+        ASSERT_TRUE(WIFEXITED(rc));
+        EXPECT_EQ(WEXITSTATUS(rc), 1);
+        const std::string e = slurp(err);
+        EXPECT_EQ(e.rfind("speedqa: error: stdout: cannot write", 0), 0u) << e;
+        EXPECT_TRUE(e.ends_with(": No space left on device\n")) << e;
+        EXPECT_EQ(std::count(e.begin(), e.end(), '\n'), 1) << e;
+    }
+}
+
+// "no frames to score" names the input that ran out: the reference, the
+// distorted one or standard input, or the --frame_skip_* that skipped all;
+// skipping past the end names the input and its length.
+TEST_F(Cli, NoFramesNamesTheInputThatRanOut) {
+    const fs::path empty = dir / "empty.y4m", two = dir / "two.y4m";
+    write(empty, std::string("YUV4MPEG2 W576 H324 F25:1 Ip C420jpeg\n"));
+    write(two, y4m(slurp(dir / "v1_ref.yuv").substr(0, 2 * 279936), 576, 324, " C420jpeg", 279936));
+    const std::string f = " --no_prediction --feature speed_chroma -q";
+    const struct {
+        std::string args, stdin_file, message;
+    } cases[] = {
+        {"-r - -d " + two.string() + f, empty.string(), "no frames to score: stdin is empty"},
+        {"-r " + two.string() + " -d -" + f, empty.string(), "no frames to score: stdin is empty"},
+        {"-r " + empty.string() + " -d " + two.string() + f, "", "no frames to score: " + empty.string() + " is empty"},
+        {"-r " + two.string() + " -d " + empty.string() + f, "", "no frames to score: " + empty.string() + " is empty"},
+        {"-r " + two.string() + " -d " + two.string() + " --frame_skip_ref 5" + f, "", "--frame_skip_ref 5: " + two.string() + " has only 2 frames"},
+        {"-r - -d " + two.string() + " --frame_skip_ref 3" + f, two.string(), "--frame_skip_ref 3: stdin has only 2 frames"},
+        {"-r - -d " + two.string() + " --frame_skip_dist 2" + f, two.string(),
+         "no frames to score: " + two.string() + " has no frame after the 2 skipped by --frame_skip_dist"},
+    };
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.args);
+        const Result r = run(c.args, c.stdin_file);
+        EXPECT_EQ(r.status, 1);
+        EXPECT_EQ(r.err, "speedqa: error: " + c.message + "\n");
+    }
+    const Result shorter = run("-r - -d " + two.string() + " --frame_skip_ref 1" + f + " --csv -o -", two.string());
+    EXPECT_EQ(shorter.status, 0) << shorter.err;
+    EXPECT_EQ(shorter.err, "warning: \"stdin\" ended before \"" + two.string() + "\"; scoring the 1 frame they share\n");
+}
+
+// Memory is taken for frames that were read, within what the machine has
+// (SPEEDQA_MEMORY_LIMIT stands in for a small machine here).
+TEST_F(Cli, MemoryIsTakenForFramesReadAndWithinTheLimit) {
+    const std::string limit = "SPEEDQA_MEMORY_LIMIT=";
+    // an 8K header without a frame: no worker scratch is made (eight
+    // threads of it would take gigabytes)
+    const fs::path header = dir / "8k_header.y4m";
+    write(header, std::string("YUV4MPEG2 W7680 H4320 F25:1 Ip C420jpeg\n"));
+    const Result none = run("-r " + header.string() + " -d " + header.string() +
+                            " --no_prediction --feature speed_chroma=speed_prescale=4 --threads 8 -q");
+    EXPECT_EQ(none.err, "speedqa: error: no frames to score: " + header.string() + " is empty\n");
+    const Result none_small = run("-r " + header.string() + " -d " + header.string() +
+                                  " --no_prediction --feature speed_chroma=speed_prescale=4 --threads 8 -q", "", limit + "100M");
+    EXPECT_EQ(none_small.err, none.err);
+
+    // 48 bytes on standard input (and a pipe) declaring 1048576x2047 16-bit
+    // 4:4:4 frames: the 12.9 GB frame buffer is refused before it is used
+    const fs::path big = dir / "big48.y4m", fifo = dir / "big48.fifo";
+    write(big, std::string("YUV4MPEG2 W1048576 H2047 F25:1 C444p16\nFRAME\n\1\2\3"));
+    ASSERT_EQ(fs::file_size(big), 48u);
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    const Result huge = run("-r - -d " + fifo.string() + " -q <" + big.string(), "", limit + "1G",
+                            "cat " + big.string() + " >" + fifo.string() + " & ");
+    EXPECT_EQ(huge.status, 1);
+    EXPECT_TRUE(huge.err == "speedqa: error: stdin: a frame takes 12.9 GB, and 1.1 GB is available (SPEEDQA_MEMORY_LIMIT)\n" ||
+                huge.err == "speedqa: error: " + fifo.string() + ": a frame takes 12.9 GB, and 1.1 GB is available (SPEEDQA_MEMORY_LIMIT)\n")
+        << huge.err;
+
+    // threads: as many as fit, said unless -q, the same scores
+    const std::string speed = " --no_prediction --feature speed_chroma --csv -o -";
+    const Result all = run(v1() + speed + " --threads 4 -q");
+    ASSERT_EQ(all.status, 0) << all.err;
+    const Result fewer = run(v1() + speed + " --threads 4", "", limit + "25M");
+    EXPECT_EQ(fewer.status, 0);
+    EXPECT_EQ(fewer.err, "warning: 2 threads instead of 4: a thread takes 11 MB and 26 MB is available (SPEEDQA_MEMORY_LIMIT)\n");
+    EXPECT_EQ(fewer.out, all.out);
+    EXPECT_EQ(run(v1() + speed + " --threads 4 -q", "", limit + "25M").err, "");
+
+    // not one thread fits: one line, no output file
+    const fs::path out = dir / "no_memory.json";
+    const Result no_room = run(v1() + " --no_prediction --feature speed_chroma --json -o " + out.string(), "", limit + "5M");
+    EXPECT_EQ(no_room.status, 1);
+    EXPECT_EQ(no_room.err, "speedqa: error: out of memory: a thread scoring speed_chroma at this frame size takes 11 MB, and 5 MB "
+                           "is available (SPEEDQA_MEMORY_LIMIT)\n");
+    EXPECT_FALSE(fs::exists(out));
+    const Result bad_limit = run(v1() + speed, "", limit + "12Q");
+    EXPECT_EQ(bad_limit.err, "speedqa: error: SPEEDQA_MEMORY_LIMIT=12Q is not a size (expected bytes, or a number with K, M, G or T)\n");
+}
+
+// A run killed while it writes its output (here by a file-size limit the
+// output exceeds, SIGXFSZ; SIGINT, SIGTERM and SIGHUP are handled alike)
+// leaves neither the output nor its hidden temporary.
+TEST_F(Cli, KilledWhileWritingLeavesNoFile) {
+    const fs::path out_dir = dir / "killed";
+    fs::create_directories(out_dir);
+    const std::string cmd = "sh -c 'ulimit -f 1; exec " + std::string(SPEEDQA_CLI_PATH) + " " + v1() +
+                            " --no_prediction --feature speed_chroma -q --xml -o " + (out_dir / "o.xml").string() + "'";
+    const int rc = std::system(cmd.c_str());
+    ASSERT_TRUE(WIFEXITED(rc));  // (the shell reports the signal as 128 + its number)
+    EXPECT_EQ(WEXITSTATUS(rc), 128 + SIGXFSZ);
+    EXPECT_TRUE(fs::is_empty(out_dir)) << fs::directory_iterator(out_dir)->path();
 }
 
 }  // namespace

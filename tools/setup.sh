@@ -5,7 +5,8 @@
 # Runs apt-get as root, or through sudo; says what it installs.
 set -euo pipefail
 build_pkgs=(cmake ninja-build g++ libcli11-dev xz-utils libavformat-dev libavcodec-dev libavutil-dev)
-test_pkgs=(libgtest-dev nlohmann-json3-dev liblzma-dev pkgconf ffmpeg)
+test_pkgs=(libgtest-dev nlohmann-json3-dev liblzma-dev pkgconf ffmpeg
+           clang libclang-rt-14-dev)  # clang, libFuzzer: tools/fuzz.sh
 
 case "${1:-}" in
   "") pkgs=("${build_pkgs[@]}") ;;

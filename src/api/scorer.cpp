@@ -99,10 +99,14 @@ Scorer::Scorer(const VideoFormat& format, const std::vector<std::string>& featur
     // libvmaf registers the models' features first, then the --feature ones
     m.models = load_model_columns(options.models, options.model_dirs);
     std::vector<std::vector<std::pair<int, std::string>>> model_inputs;  // (feature, provided) per input
-    for (const ModelRequest& req : m.models.requests) {
+    for (size_t i = 0; i < m.models.requests.size(); i++) {
         model_inputs.emplace_back();
-        for (const ModelInputRequest& in : req.inputs)
-            model_inputs.back().emplace_back(m.feature_index(request_options(in.feature)), in.provided);
+        try {
+            for (const ModelInputRequest& in : m.models.requests[i].inputs)
+                model_inputs.back().emplace_back(m.feature_index(request_options(in.feature)), in.provided);
+        } catch (const Error& e) {  // a feature option of the model's
+            throw Error("model " + m.models.columns[i]->name() + ": " + e.what());
+        }
     }
     for (const std::string& f : features) m.feature_index(request_options(parse_feature_request(f)));
     if (m.features.empty()) throw Error("nothing to compute: no feature and no model requested");

@@ -55,6 +55,21 @@ std::vector<std::string> output_paths(const std::string& pattern, const std::vec
 
 }  // namespace
 
+void print_error(const char* kind, const std::string& message) {
+    std::string line;
+    for (const char c : message) {
+        const auto u = static_cast<unsigned char>(c);
+        if (c == '\n') line += "\\n";
+        else if (c == '\r') line += "\\r";
+        else if (u < 0x20 || u == 0x7f) {
+            char esc[8];
+            std::snprintf(esc, sizeof esc, "\\x%02x", u);
+            line += esc;
+        } else line += c;
+    }
+    std::fprintf(stderr, "speedqa: %s: %s\n", kind, line.c_str());
+}
+
 ParseResult parse_command_line(int argc, char** argv, Settings& s) {
     CLI::App app{"speedqa: Netflix libvmaf's features and VMAF models, exact (the same bits as libvmaf), on CPU and CUDA.\n"
                  "A drop-in for the `vmaf` command.",
@@ -183,7 +198,7 @@ ParseResult parse_command_line(int argc, char** argv, Settings& s) {
         std::printf("%s", app.help().c_str());
         return ParseResult::exit_ok;
     } catch (const CLI::ParseError& e) {
-        std::fprintf(stderr, "speedqa: error: %s\nRun 'speedqa --help' for usage.\n", e.what());
+        print_error("error", std::string(e.what()) + " (see speedqa --help)");
         return ParseResult::exit_error;
     }
     return ParseResult::run;

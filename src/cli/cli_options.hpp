@@ -37,7 +37,12 @@ struct Settings {
 enum class ParseResult { run, exit_ok, exit_error };
 
 // Parses argv. On --help / --version prints and returns exit_ok; on a bad
-// command line prints one clear line (and a hint) to stderr and returns exit_error.
+// command line prints one clear line (with a hint) to stderr and returns exit_error.
 ParseResult parse_command_line(int argc, char** argv, Settings& out);
+
+// Prints "speedqa: <kind>: <message>" on stderr as one line: a newline or
+// other control character in the message (a file name may hold one) is
+// written as an escape (\n, \xNN).
+void print_error(const char* kind, const std::string& message);
 
 }  // namespace speedqa::cli

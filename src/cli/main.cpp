@@ -1,4 +1,4 @@
-// speedqa: a drop-in for the `vmaf` command for speed_chroma and speed_temporal.
+// speedqa: a drop-in for the `vmaf` command.
 #include <cstdio>
 #include <exception>
 
@@ -8,21 +8,23 @@
 
 int main(int argc, char** argv) {
     speedqa::cli::Settings settings;
-    switch (speedqa::cli::parse_command_line(argc, argv, settings)) {
-    case speedqa::cli::ParseResult::exit_ok: return 0;
-    case speedqa::cli::ParseResult::exit_error: return 1;
-    case speedqa::cli::ParseResult::run: break;
-    }
     try {
-        return speedqa::cli::run(settings);
+        switch (speedqa::cli::parse_command_line(argc, argv, settings)) {
+        case speedqa::cli::ParseResult::exit_ok: speedqa::cli::flush_stdout(); return 0;
+        case speedqa::cli::ParseResult::exit_error: return 1;
+        case speedqa::cli::ParseResult::run: break;
+        }
+        const int status = speedqa::cli::run(settings);
+        speedqa::cli::flush_stdout();
+        return status;
     } catch (const speedqa::Error& e) {
-        std::fprintf(stderr, "speedqa: error: %s\n", e.what());
+        speedqa::cli::print_error("error", e.what());
         return 1;
     } catch (const std::bad_alloc&) {
-        std::fprintf(stderr, "speedqa: error: out of memory\n");
+        speedqa::cli::print_error("error", "out of memory");
         return 2;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "speedqa: internal error: %s\n", e.what());
+        speedqa::cli::print_error("internal error", e.what());
         return 2;
     }
 }

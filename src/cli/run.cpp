@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -11,19 +12,31 @@
 #include <utility>
 
 #include "core/env.hpp"
+#include "core/memory.hpp"
 #include "io/pooling.hpp"
 #include "speedqa/speedqa.hpp"
 
 namespace speedqa::cli {
 namespace {
 
+// An input as messages name it: its path, or stdin.
+std::string input_name(const io::VideoReader& r) { return r.path() == "-" ? "stdin" : r.path(); }
+
+// "\"a\" ended before \"b\"; scoring the N frames they share", unless they
+// share none (the run then fails naming the input that ran out).
+void warn_ended(const std::string& label, const io::VideoReader& ended, const io::VideoReader& other, long long shared) {
+    if (shared == 0) return;
+    std::fprintf(stderr, "%swarning: \"%s\" ended before \"%s\"; scoring the %lld frame%s they share\n", label.c_str(),
+                 input_name(ended).c_str(), input_name(other).c_str(), shared, shared == 1 ? "" : "s");
+}
+
 void check_compatible(const io::VideoReader& a, const io::VideoReader& b) {
     const VideoFormat& fa = a.format();
     const VideoFormat& fb = b.format();
     if (fa.width != fb.width || fa.height != fb.height)
         throw Error("reference and distorted differ in size: " + std::to_string(fa.width) + "x" + std::to_string(fa.height) +
-                    " (" + a.path() + ") vs " + std::to_string(fb.width) + "x" + std::to_string(fb.height) + " (" +
-                    b.path() + ")");
+                    " (" + input_name(a) + ") vs " + std::to_string(fb.width) + "x" + std::to_string(fb.height) + " (" +
+                    input_name(b) + ")");
     if (fa.pix != fb.pix)
         throw Error(std::string("reference and distorted differ in pixel format: ") + pixel_format_name(fa.pix) + " vs " +
                     pixel_format_name(fb.pix));
@@ -102,7 +115,7 @@ std::unique_ptr<io::VideoReader> open_input(const std::string& path, const std::
 void skip_frames(io::VideoReader& r, unsigned n, const char* flag) {
     for (unsigned i = 0; i < n; i++)
         if (!r.next())
-            throw Error(std::string(flag) + " " + std::to_string(n) + ": " + r.path() + " has only " + std::to_string(i) +
+            throw Error(std::string(flag) + " " + std::to_string(n) + ": " + input_name(r) + " has only " + std::to_string(i) +
                         " frame" + (i == 1 ? "" : "s"));
 }
 
@@ -155,8 +168,7 @@ void push(Job& j, const std::vector<io::FramePtr>& ref, const io::VideoReader& r
     for (size_t k = 0; k < ref.size(); k++) {
         io::FramePtr d = j.dis->next();
         if (!d) {
-            std::fprintf(stderr, "warning: \"%s\" ended before \"%s\"; scoring the %lld frames they share\n",
-                         j.dis->path().c_str(), reference.path().c_str(), j.frames + static_cast<long long>(k));
+            warn_ended(j.label, *j.dis, reference, j.frames + static_cast<long long>(k));
             j.ended = true;
             break;
         }
@@ -221,6 +233,12 @@ void write_scores(Job& j, const Settings& s, const VideoFormat& format, double f
 
 }  // namespace
 
+void flush_stdout() {
+    errno = 0;
+    if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return;
+    throw Error(std::string("stdout: cannot write") + (errno ? std::string(": ") + std::strerror(errno) : ""));
+}
+
 int run(const Settings& s) {
     PhaseTimer timer;
     // a run must not end on an output it cannot write
@@ -267,8 +285,14 @@ int run(const Settings& s) {
         int batch_size = 1;  // (auto: grows to the device engine's once it has taken over)
         for (const Job& j : jobs)
             if (!j.ended) batch_size = std::max({batch_size, j.scorer->preferred_batch(), j.twin ? j.twin->preferred_batch() : 0});
-        // frames from a pipe or a decoder are held in memory until scored: keep that bounded
-        if (!lengths_known) batch_size = std::min(batch_size, 32);
+        // frames from a pipe or a decoder are held in memory until scored:
+        // keep that bounded, by count and to half the memory there is (a
+        // reference frame and its distorted ones at least)
+        if (!lengths_known) {
+            const size_t set = (1 + jobs.size()) * format.frame_bytes();
+            const size_t room = available_memory().bytes / 2 / set;
+            batch_size = static_cast<int>(std::clamp<size_t>(room, 1, static_cast<size_t>(std::min(batch_size, 32))));
+        }
         batch.clear();
         bool ref_ended = false;
         while (static_cast<int>(batch.size()) < batch_size) {
@@ -288,9 +312,7 @@ int run(const Settings& s) {
             if (j.ended) continue;
             if (!batch.empty()) push(j, batch, *ref);
             if (ref_ended && !j.ended) {
-                if (ref_ran_out && j.dis->next())
-                    std::fprintf(stderr, "warning: \"%s\" ended before \"%s\"; scoring the %lld frames they share\n",
-                                 ref->path().c_str(), j.dis->path().c_str(), j.frames);
+                if (ref_ran_out && j.dis->next()) warn_ended(j.label, *ref, *j.dis, j.frames);
                 j.ended = true;
             }
             active = active || !j.ended;
@@ -306,7 +328,7 @@ int run(const Settings& s) {
         const bool ref_empty = index == 0;
         const io::VideoReader& empty = ref_empty ? *ref : *j.dis;
         const unsigned skipped = ref_empty ? s.frame_skip_ref : s.frame_skip_dist;
-        throw Error("no frames to score: " + empty.path() +
+        throw Error("no frames to score: " + input_name(empty) +
                     (skipped ? " has no frame after the " + std::to_string(skipped) + " skipped by " +
                                    (ref_empty ? "--frame_skip_ref" : "--frame_skip_dist")
                              : std::string(" is empty")));
@@ -328,7 +350,7 @@ int run(const Settings& s) {
     // CUDA engine may still be starting, which would have to finish first:
     // the process leaves without either; the system reclaims it all.
     if (holds_device) {
-        std::fflush(stdout);
+        flush_stdout();
         std::fflush(stderr);
         std::_Exit(0);
     }

@@ -9,4 +9,8 @@ namespace speedqa::cli {
 // Returns the process exit status. Throws speedqa::Error on bad input.
 int run(const Settings& s);
 
+// Flushes standard output; throws Error when what was printed there did not
+// arrive (a full disk, a closed file), so that such a run does not exit 0.
+void flush_stdout();
+
 }  // namespace speedqa::cli

@@ -13,6 +13,7 @@
 // Engines know features only through this header.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -63,6 +64,11 @@ class CpuKernel {
 public:
     virtual ~CpuKernel() = default;
     virtual std::unique_ptr<KernelScratch> make_scratch() const = 0;
+    // Bytes one make_scratch() takes, with what it grows to on the first
+    // frames, computed from the plan without allocating: the CPU engine
+    // weighs its workers' scratch against the memory there is before it
+    // makes any. The default, 0, is for scratch of a few rows.
+    virtual size_t scratch_bytes() const { return 0; }
     // Writes the frame's raw_count() values. Called from several threads at
     // once, for different frames, each with its own scratch.
     virtual void extract(KernelScratch& scratch, const FrameView& frame, double* raw) const = 0;

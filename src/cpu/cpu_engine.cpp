@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "core/error.hpp"
+#include "core/memory.hpp"
+
 namespace speedqa::cpu {
 namespace {
 
@@ -16,17 +19,42 @@ const char* isa_text(Isa isa) {
 }  // namespace
 
 CpuEngine::CpuEngine(std::vector<const Feature*> features, const CpuTarget& target, int threads)
-    : features_(std::move(features)), target_(target), layout_(features_), pool_(std::max(1, threads)) {
+    : features_(std::move(features)), target_(target), layout_(features_), threads_(std::max(1, threads)) {
     for (const Feature* f : features_) kernels_.push_back(f->make_cpu_kernel(target_));
-    scratch_.resize(static_cast<size_t>(pool_.size()));
+}
+
+int CpuEngine::threads_that_fit() {
+    size_t per_thread = kThreadBytes;
+    std::string names;
+    for (size_t f = 0; f < kernels_.size(); f++) {
+        per_thread += kernels_[f]->scratch_bytes();
+        names += (names.empty() ? "" : ", ") + features_[f]->canonical();
+    }
+    const AvailableMemory memory = available_memory();
+    const size_t available = memory.bytes;
+    if (per_thread > available)
+        throw Error("out of memory: a thread scoring " + names + " at this frame size takes " + format_bytes(per_thread) +
+                    ", and " + format_bytes(available) + " is available (" + memory.bound + ")");
+    const int fit = static_cast<int>(std::min<size_t>(static_cast<size_t>(threads_), available / per_thread));
+    if (fit < threads_)
+        memory_note_ = std::to_string(fit) + " thread" + (fit > 1 ? "s" : "") + " instead of " +
+                       std::to_string(threads_) + ": a thread takes " + format_bytes(per_thread) + " and " +
+                       format_bytes(available) + " is available (" + memory.bound + ")";
+    return fit;
+}
+
+void CpuEngine::start_workers() {
+    const int n = threads_that_fit();
+    scratch_.resize(static_cast<size_t>(n));
     for (auto& worker : scratch_)
         for (const auto& k : kernels_) worker.push_back(k->make_scratch());
+    pool_ = std::make_unique<ThreadPool>(n);
 }
 
 CpuEngine::~CpuEngine() = default;
 
 std::string CpuEngine::describe() const {
-    const int n = pool_.size();
+    const int n = threads();
     return std::string("cpu ") + (target_.straightforward ? "straightforward reference path " : "") + "(" +
            std::to_string(n) + " thread" + (n > 1 ? "s" : "") + ", " + isa_text(target_.isa) + ", libvmaf's " +
            dispatch_name(target_.dispatch) + " dispatch)";
@@ -34,6 +62,7 @@ std::string CpuEngine::describe() const {
 
 std::vector<std::string> CpuEngine::notes() const {
     std::vector<std::string> out;
+    if (!memory_note_.empty()) out.push_back(memory_note_);
     for (const auto& k : kernels_)
         for (std::string& n : k->notes()) out.push_back(std::move(n));
     return out;
@@ -41,9 +70,10 @@ std::vector<std::string> CpuEngine::notes() const {
 
 void CpuEngine::score(const FrameBatch& batch, double* out) {
     check_history(batch, features_);
+    if (!pool_) start_workers();
     const int nf = static_cast<int>(features_.size());
     // items: frame-major, so that a frame's features run close together
-    pool_.parallel_for(batch.count * nf, [&](int worker, int item) {
+    pool_->parallel_for(batch.count * nf, [&](int worker, int item) {
         const int k = item / nf, f = item % nf;
         const FrameView v = batch.view(k, features_[static_cast<size_t>(f)]->history());
         kernels_[static_cast<size_t>(f)]->extract(*scratch_[static_cast<size_t>(worker)][static_cast<size_t>(f)], v,

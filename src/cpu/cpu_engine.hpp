@@ -1,9 +1,12 @@
 // The CPU engine: the frames of a batch, and the features of each frame, run
 // in parallel on a thread pool; each worker owns every kernel's scratch (no
-// allocation per frame).
+// allocation per frame). The workers and their scratch are made on the first
+// batch, so that an input without frames costs nothing, and only as many as
+// the memory there is then holds.
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/engine.hpp"
@@ -20,15 +23,28 @@ public:
     void score(const FrameBatch& batch, double* out) override;
     std::string describe() const override;
     std::vector<std::string> notes() const override;
-    int preferred_batch() const override { return std::max(8, 4 * pool_.size()); }
+    int preferred_batch() const override { return std::max(8, 4 * threads()); }
+
+    // Bytes each worker takes beside its kernels' scratch: its stack and
+    // the kernels' per-thread buffers.
+    static constexpr size_t kThreadBytes = size_t{10} << 20;
 
 private:
+    int threads() const { return pool_ ? pool_->size() : threads_; }
+    // Weighs the workers' scratch against the memory available now: fewer
+    // workers where that makes it fit (said in notes()), Error where one
+    // does not fit.
+    int threads_that_fit();
+    void start_workers();
+
     std::vector<const Feature*> features_;
     CpuTarget target_;
     RawLayout layout_;
     std::vector<std::unique_ptr<CpuKernel>> kernels_;                       // per feature
     std::vector<std::vector<std::unique_ptr<KernelScratch>>> scratch_;      // [worker][feature]
-    ThreadPool pool_;
+    int threads_;                                                           // asked for
+    std::string memory_note_;                                               // why fewer
+    std::unique_ptr<ThreadPool> pool_;
 };
 
 }  // namespace speedqa::cpu

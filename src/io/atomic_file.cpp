@@ -3,12 +3,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <climits>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <mutex>
 
 #include "core/error.hpp"
 #include "io/score_writer.hpp"
@@ -19,11 +23,13 @@ namespace {
 
 std::string errno_text() { return std::strerror(errno); }
 
-// Writes all of `text` to fd; false (errno set) on failure.
+// Writes all of `text` to fd, a megabyte at a time (a signal that comes
+// meanwhile is handled between two writes); false (errno set) on failure.
 bool write_all(int fd, const std::string& text) {
+    constexpr size_t kChunk = size_t{1} << 20;
     size_t done = 0;
     while (done < text.size()) {
-        ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+        ssize_t n = ::write(fd, text.data() + done, std::min(text.size() - done, kChunk));
         if (n < 0) {
             if (errno == EINTR) continue;
             return false;
@@ -63,22 +69,106 @@ void write_in_place(const std::string& path, const std::string& text) {
 }
 
 // Where writing `path` puts the file: through symbolic links, dangling ones
-// included, as fopen() would.
+// included, as fopen() would (and, as fopen(), not through a loop).
 std::string follow_links(const std::string& path) {
     std::string t = path;
-    for (int hops = 0; hops < 40; hops++) {
+    for (int hops = 0; hops <= 40; hops++) {
         struct stat st;
-        if (::lstat(t.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) break;
+        if (::lstat(t.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return t;
         std::string link(PATH_MAX, '\0');
         ssize_t n = ::readlink(t.c_str(), link.data(), link.size());
-        if (n <= 0 || static_cast<size_t>(n) >= link.size()) break;
+        if (n <= 0 || static_cast<size_t>(n) >= link.size()) return t;
         link.resize(static_cast<size_t>(n));
         const size_t slash = t.rfind('/');
         if (link[0] != '/' && slash != std::string::npos) link = t.substr(0, slash + 1) + link;
         t = link;
     }
-    return t;
+    throw Error(path + ": too many levels of symbolic links");
 }
+
+// The temporary being written, for the signal handler to remove. One at a
+// time (writes take turns): a fixed buffer and lock-free atomics are all a
+// handler may touch.
+enum TempState { kIdle, kCreating, kArmed };
+char g_temp_path[PATH_MAX + 1];
+std::atomic<int> g_temp_state{kIdle};
+std::atomic<int> g_deferred_signal{0};  // a signal that came while the temporary was being created
+static_assert(std::atomic<int>::is_always_lock_free);
+
+// Signals whose default action ends the process: ^C, kill, a closed
+// terminal, a file-size limit (ulimit -f) met by the write itself.
+constexpr int kFatalSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGXFSZ};
+
+extern "C" void remove_temp_and_die(int sig) {
+    const int state = g_temp_state.load();
+    if (state == kCreating) {
+        // the file may exist under a name not known yet: the writer acts
+        // on the signal as soon as it knows it
+        g_deferred_signal.store(sig);
+        return;
+    }
+    if (state == kArmed) ::unlink(g_temp_path);
+    // SA_RESETHAND restored the default action; the signal is blocked while
+    // this runs and is delivered again, now fatal, when it returns
+    ::raise(sig);
+}
+
+// While it lives, those of the signals that would end the process with
+// their default action remove the temporary first (a handler an
+// application installed, or an ignored signal, is left alone). It starts
+// in the state "creating": a signal then waits for arm().
+class TempFileGuard {
+public:
+    TempFileGuard() : lock_(mutex()) {
+        g_deferred_signal.store(0);
+        g_temp_state.store(kCreating);
+        struct sigaction ours {};
+        ours.sa_handler = remove_temp_and_die;
+        ours.sa_flags = SA_RESETHAND;
+        sigemptyset(&ours.sa_mask);
+        for (size_t i = 0; i < std::size(kFatalSignals); i++) {
+            struct sigaction old {};
+            installed_[i] = ::sigaction(kFatalSignals[i], nullptr, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
+                            old.sa_handler == SIG_DFL && ::sigaction(kFatalSignals[i], &ours, nullptr) == 0;
+        }
+    }
+    ~TempFileGuard() {
+        disarm();
+        struct sigaction dfl {};
+        dfl.sa_handler = SIG_DFL;
+        sigemptyset(&dfl.sa_mask);
+        for (size_t i = 0; i < std::size(kFatalSignals); i++)
+            if (installed_[i]) ::sigaction(kFatalSignals[i], &dfl, nullptr);
+    }
+    TempFileGuard(const TempFileGuard&) = delete;
+    TempFileGuard& operator=(const TempFileGuard&) = delete;
+
+    // The temporary `path` exists: a signal removes it (and one that came
+    // while it was being created does so now).
+    void arm(const std::string& path) {
+        if (path.size() < sizeof g_temp_path) {  // (mkstemp never makes a longer one)
+            std::memcpy(g_temp_path, path.c_str(), path.size() + 1);
+            g_temp_state.store(kArmed);
+        }
+        if (const int sig = g_deferred_signal.exchange(0)) {
+            ::unlink(path.c_str());
+            ::raise(sig);
+        }
+    }
+    // No temporary any more (renamed, removed, or never created).
+    void disarm() {
+        g_temp_state.store(kIdle);
+        if (const int sig = g_deferred_signal.exchange(0)) ::raise(sig);
+    }
+
+private:
+    static std::mutex& mutex() {
+        static std::mutex m;
+        return m;
+    }
+    std::lock_guard<std::mutex> lock_;
+    bool installed_[std::size(kFatalSignals)] = {};
+};
 
 // Where a score file for `path` goes.
 struct Target {
@@ -130,7 +220,9 @@ void check_output_writable(const std::string& path) {
         return;
     case Target::replaced: {
         // what writing it at the end will do: create a file in that folder
+        TempFileGuard guard;
         const int fd = create_temporary(path, t);
+        guard.arm(t.tmp);
         ::close(fd);
         ::unlink(t.tmp.c_str());
         return;
@@ -147,7 +239,9 @@ void write_scores_file(const std::string& path, OutputFormat fmt, const ScoreTab
         return;
     }
     if (t.kind == Target::in_place) return write_in_place(path, text);
+    TempFileGuard guard;
     const int fd = create_temporary(path, t);
+    guard.arm(t.tmp);
 
     // No fsync: the rename makes the file appear whole or not at all for any
     // reader; flushing to the disk is the system's business (vmaf does not
@@ -162,10 +256,10 @@ void write_scores_file(const std::string& path, OutputFormat fmt, const ScoreTab
         ok = false;
         why = errno_text();
     }
-    if (!ok) {
-        ::unlink(t.tmp.c_str());
-        throw Error(path + ": cannot write: " + why);
-    }
+    if (ok) return guard.disarm();
+    ::unlink(t.tmp.c_str());
+    guard.disarm();
+    throw Error(path + ": cannot write: " + why);
 }
 
 }  // namespace speedqa::io

@@ -315,7 +315,7 @@ private:
         if (decoded_ == 0) {
             format_ = first_format(p);
             set_up_grid();
-            pool_ = FramePool::create(format_.frame_bytes());
+            pool_ = FramePool::create(format_.frame_bytes(), path_);
         } else if (p.width != format_.width || p.height != format_.height || p.format != av_format_) {
             throw Error(path_ + ": picture " + std::to_string(decoded_) + " is " + std::to_string(p.width) + "x" +
                         std::to_string(p.height) + " " + pix_name(p.format) + ", but the video started as " +

@@ -64,6 +64,22 @@ size_t FdStream::read(uint8_t* dst, size_t n) {
     return done;
 }
 
+std::string_view FdStream::peek(size_t n) {
+    if (buf_.empty()) buf_.resize(kBufferBytes);
+    n = std::min(n, buf_.size());
+    if (end_ - pos_ < n) {
+        std::memmove(buf_.data(), buf_.data() + pos_, end_ - pos_);
+        end_ -= pos_;
+        pos_ = 0;
+        while (end_ < n && !eof_) {
+            const size_t got = read_fd(buf_.data() + end_, buf_.size() - end_);
+            if (got == 0) eof_ = true;
+            end_ += got;
+        }
+    }
+    return {reinterpret_cast<const char*>(buf_.data() + pos_), std::min(n, end_ - pos_)};
+}
+
 FdStream::Line FdStream::read_line(size_t max) {
     Line line;
     while (line.text.size() < max) {

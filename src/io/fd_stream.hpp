@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace speedqa::io {
@@ -30,6 +31,10 @@ public:
         bool complete = false;
     };
     Line read_line(size_t max);
+
+    // The next `n` bytes (fewer only at the end of the stream), left to be
+    // read. `n` is at most the buffer's 64 KB.
+    std::string_view peek(size_t n);
 
 private:
     bool fill();  // false at the end of the stream

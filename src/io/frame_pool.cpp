@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "core/memory.hpp"
 
 namespace speedqa::io {
 
@@ -16,11 +17,11 @@ struct FramePool::Slot {
 
 void FramePool::SlotDeleter::operator()(Slot* s) const noexcept { delete s; }
 
-std::shared_ptr<FramePool> FramePool::create(size_t bytes) {
-    return std::shared_ptr<FramePool>(new FramePool(bytes));
+std::shared_ptr<FramePool> FramePool::create(size_t bytes, std::string input) {
+    return std::shared_ptr<FramePool>(new FramePool(bytes, std::move(input)));
 }
 
-FramePool::FramePool(size_t bytes) : bytes_(bytes) {}
+FramePool::FramePool(size_t bytes, std::string input) : bytes_(bytes), input_(std::move(input)) {}
 
 FramePool::~FramePool() {
     for (Slot* s : idle_) delete s;
@@ -38,6 +39,12 @@ FramePool::SlotPtr FramePool::take() {
     // Only the reader takes; frames come back from any thread, under mu_.
     constexpr size_t kAlign = 64;
     const size_t rounded = (bytes_ + kAlign - 1) / kAlign * kAlign;
+    // A declared frame size the memory cannot hold fails here, in one line,
+    // before the buffer's pages are touched.
+    const AvailableMemory memory = available_memory();
+    if (rounded > memory.bytes)
+        throw Error(input_ + ": a frame takes " + format_bytes(rounded) + ", and " + format_bytes(memory.bytes) +
+                    " is available (" + memory.bound + ")");
     try {
         idle_.reserve(allocated_ + 1);  // room for every buffer: give_back() never allocates
         SlotPtr s(new Slot);
@@ -46,7 +53,7 @@ FramePool::SlotPtr FramePool::take() {
         allocated_++;
         return s;
     } catch (const std::bad_alloc&) {
-        throw Error("out of memory for a frame buffer of " + std::to_string(bytes_) + " bytes");
+        throw Error(input_ + ": out of memory for a frame buffer of " + std::to_string(bytes_) + " bytes");
     }
 }
 

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "io/video_reader.hpp"
@@ -16,8 +17,9 @@ namespace speedqa::io {
 
 class FramePool : public std::enable_shared_from_this<FramePool> {
 public:
-    // Buffers of `bytes` bytes (64-byte aligned).
-    static std::shared_ptr<FramePool> create(size_t bytes);
+    // Buffers of `bytes` bytes (64-byte aligned) for the input errors name
+    // `input`.
+    static std::shared_ptr<FramePool> create(size_t bytes, std::string input);
     ~FramePool();
     FramePool(const FramePool&) = delete;
     FramePool& operator=(const FramePool&) = delete;
@@ -28,7 +30,8 @@ public:
     };
     using SlotPtr = std::unique_ptr<Slot, SlotDeleter>;
 
-    // An idle buffer, or a new one. Throws Error when memory runs out.
+    // An idle buffer, or a new one. Throws Error when memory runs out or
+    // would (a buffer larger than the memory available).
     SlotPtr take();
     static uint8_t* data(Slot& s);
     // Publishes the slot's contents as frame `index` of format `f`; the
@@ -39,10 +42,11 @@ public:
     size_t allocated() const;  // buffers allocated so far (for tests)
 
 private:
-    explicit FramePool(size_t bytes);
+    FramePool(size_t bytes, std::string input);
     void give_back(Slot* s) noexcept;
 
     size_t bytes_;
+    std::string input_;
     mutable std::mutex mu_;
     std::vector<Slot*> idle_;
     size_t allocated_ = 0;

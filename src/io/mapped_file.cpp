@@ -1,6 +1,10 @@
 #include "io/mapped_file.hpp"
 
 #include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
 
 namespace speedqa::io {
 
@@ -26,6 +30,16 @@ void Mapping::advise_random() const {
 
 void Mapping::advise_sequential() const {
     if (size_) ::madvise(const_cast<uint8_t*>(data_), size_, MADV_SEQUENTIAL);
+}
+
+void Mapping::release(size_t offset, size_t size) const {
+    static const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+    if (offset >= size_ || size == 0) return;
+    // whole pages: a page shared with a neighbouring frame is dropped too,
+    // which costs that frame no more than reading the page again
+    const uintptr_t begin = reinterpret_cast<uintptr_t>(data_ + offset) & ~(page - 1);
+    const uintptr_t end = reinterpret_cast<uintptr_t>(data_ + offset + std::min(size, size_ - offset));
+    ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
 }
 
 }  // namespace speedqa::io

@@ -23,6 +23,10 @@ public:
     // read-ahead of the pictures in between), sequential for the frames.
     void advise_random() const;
     void advise_sequential() const;
+    // Drops the pages of bytes [offset, offset + size) from the process's
+    // resident memory. The mapping is read-only, so nothing is lost: a
+    // later access reads the file again (from the page cache). Thread-safe.
+    void release(size_t offset, size_t size) const;
 
 private:
     Mapping(const uint8_t* data, size_t size) : data_(data), size_(size) {}

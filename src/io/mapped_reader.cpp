@@ -36,10 +36,13 @@ class MappedReader final : public VideoReader {
 public:
     MappedReader(const std::string& path, const std::string& name, std::shared_ptr<const Mapping> file,
                  const std::optional<VideoFormat>& raw)
-        : path_(path), name_(name), file_(std::move(file)), y4m_(!raw) {
+        : path_(path), name_(name), file_(std::move(file)) {
         const uint8_t* data = file_->data();
         const size_t size = file_->size();
-        if (raw) {
+        std::string_view head = view(data, std::min(size, kMaxY4mHeader));
+        y4m_ = has_y4m_signature(head);
+        if (!y4m_) {
+            if (!raw) throw not_y4m_error(name_);
             format_ = *raw;
             frame_bytes_ = format_.frame_bytes();
             if (size % frame_bytes_ != 0)
@@ -48,17 +51,16 @@ public:
             if (size / frame_bytes_ > static_cast<size_t>(INT_MAX)) throw too_many_frames_error(name_);
             count_ = static_cast<long long>(size / frame_bytes_);
         } else {
-            std::string_view head = view(data, std::min(size, kMaxY4mHeader));
-            if (!has_y4m_signature(head)) throw not_y4m_error(name_);
             size_t nl = head.find('\n');
             if (nl == std::string_view::npos) {
                 if (size < kMaxY4mHeader) throw Error(name_ + ": malformed y4m header: the file ends inside it");
                 throw Error(name_ + ": malformed y4m header: longer than " + std::to_string(kMaxY4mHeader) + " bytes");
             }
-            format_ = parse_y4m_header(head.substr(0, nl), name_);
+            format_ = y4m_format(head.substr(0, nl), name_, raw);
             frame_bytes_ = format_.frame_bytes();
             pos_ = nl + 1;
             index_frames();
+            file_->release(0, size);  // the header pages the index touched
         }
         file_->advise_sequential();
     }
@@ -77,16 +79,21 @@ public:
 
         // Samples wider than a byte must sit at even addresses; a y4m header
         // of odd length puts them at odd ones, so those frames are copied.
+        const size_t offset = static_cast<size_t>(p - base);
         if (format_.bytes_per_sample() > 1 && reinterpret_cast<uintptr_t>(p) % 2 != 0) {
-            if (!pool_) pool_ = FramePool::create(frame_bytes_);
+            if (!pool_) pool_ = FramePool::create(frame_bytes_, name_);
             FramePool::SlotPtr slot = pool_->take();
             std::memcpy(FramePool::data(*slot), p, frame_bytes_);
+            file_->release(offset, frame_bytes_);
             return pool_->publish(std::move(slot), format_, index);
         }
         auto frame = std::make_shared<Frame>();
         frame->pic = picture_in_frame(format_, p);
         frame->index = index;
-        frame->storage = file_;
+        // The frame's pages leave resident memory with the frame: a long
+        // file takes no more memory than the frames its reader's user holds.
+        frame->storage = std::shared_ptr<const void>(
+            p, [file = file_, offset, bytes = frame_bytes_](const void*) { file->release(offset, bytes); });
         return frame;
     }
 

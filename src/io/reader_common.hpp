@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "core/error.hpp"
 #include "io/mapped_file.hpp"
@@ -12,7 +13,10 @@
 namespace speedqa::io {
 
 // `path` is what open() was given, `name` what errors start with ("stdin"
-// for "-"). `raw` is the format of a raw input, absent for y4m.
+// for "-"). `raw` is the format -w -h -p -b give, absent when they are not
+// given: an input that starts with the y4m signature is read as y4m either
+// way (and `raw`, when given, must agree with its header), any other as raw
+// planar video of format `raw`.
 std::unique_ptr<VideoReader> make_mapped_reader(const std::string& path, const std::string& name,
                                                 std::shared_ptr<const Mapping> file,
                                                 const std::optional<VideoFormat>& raw);
@@ -25,6 +29,9 @@ std::unique_ptr<VideoReader> make_stream_reader(const std::string& path, const s
 std::unique_ptr<VideoReader> make_decoded_reader(const std::string& path);
 
 Error not_y4m_error(const std::string& name);
+// The format of a y4m input from its header line (without '\n'), checked
+// against the format -w -h -p -b give, when they are given.
+VideoFormat y4m_format(std::string_view header, const std::string& name, const std::optional<VideoFormat>& raw);
 Error truncated_frame_error(const std::string& name, long long frame, size_t got, size_t want);
 Error truncated_frame_header_error(const std::string& name, long long frame);
 Error long_frame_header_error(const std::string& name, long long frame);

@@ -18,21 +18,21 @@ class StreamReader final : public VideoReader {
 public:
     StreamReader(const std::string& path, const std::string& name, std::unique_ptr<FdStream> in,
                  const std::optional<VideoFormat>& raw)
-        : path_(path), name_(name), in_(std::move(in)), y4m_(!raw) {
-        if (raw) {
+        : path_(path), name_(name), in_(std::move(in)), y4m_(has_y4m_signature(in_->peek(kY4mSignature.size()))) {
+        if (!y4m_) {
+            if (!raw) throw not_y4m_error(name_);
             format_ = *raw;
         } else {
             FdStream::Line head = in_->read_line(kMaxY4mHeader);
-            if (!has_y4m_signature(head.text)) throw not_y4m_error(name_);
             if (!head.complete) {
                 if (head.text.size() < kMaxY4mHeader)
                     throw Error(name_ + ": malformed y4m header: the input ends inside it");
                 throw Error(name_ + ": malformed y4m header: longer than " + std::to_string(kMaxY4mHeader) + " bytes");
             }
-            format_ = parse_y4m_header(head.text, name_);
+            format_ = y4m_format(head.text, name_, raw);
         }
         frame_bytes_ = format_.frame_bytes();
-        pool_ = FramePool::create(frame_bytes_);
+        pool_ = FramePool::create(frame_bytes_, name_);
     }
 
     const VideoFormat& format() const override { return format_; }

@@ -19,6 +19,15 @@ Error not_y4m_error(const std::string& name) {
     return Error(name + ": not a y4m file (it does not start with YUV4MPEG2); for raw .yuv input pass -w -h -p -b");
 }
 
+VideoFormat y4m_format(std::string_view header, const std::string& name, const std::optional<VideoFormat>& raw) {
+    const VideoFormat f = parse_y4m_header(header, name);
+    // vmaf reads such a file as raw, header bytes as pixels; speedqa reads
+    // it as y4m and refuses a contradiction rather than guess which is meant
+    if (raw && !(*raw == f))
+        throw Error(name + ": the y4m header says " + f.describe() + " but -w -h -p -b say " + raw->describe());
+    return f;
+}
+
 Error truncated_frame_error(const std::string& name, long long frame, size_t got, size_t want) {
     return Error(name + ": frame " + std::to_string(frame) + " is truncated (got " + std::to_string(got) + " of " +
                  std::to_string(want) + " bytes)");
@@ -67,10 +76,7 @@ std::unique_ptr<VideoReader> VideoReader::open(const std::string& path, const st
         format = VideoFormat{raw->width, raw->height, raw->pix, raw->bitdepth};
         check_format(*format, name);
     }
-    if (is_stdin) {
-        if (raw) throw Error("stdin: standard input must be y4m; raw .yuv input must be a file or a FIFO");
-        return make_stream_reader(path, name, STDIN_FILENO, false, format);
-    }
+    if (is_stdin) return make_stream_reader(path, name, STDIN_FILENO, false, format);
 
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) throw Error(path + ": cannot open: " + std::strerror(errno));

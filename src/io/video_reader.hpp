@@ -25,7 +25,8 @@ struct RawParams {
 struct Frame {
     Picture pic;
     int index = 0;  // 0-based position in the video
-    // What `pic` points into when that is shared (a file mapping). Frames
+    // What `pic` points into when that is shared (a file mapping, whose
+    // pages of this frame leave resident memory when the frame goes). Frames
     // read from a stream own a pooled buffer instead, which the FramePtr's
     // deleter hands back to the reader's free list.
     std::shared_ptr<const void> storage;
@@ -45,13 +46,14 @@ class VideoReader {
 public:
     virtual ~VideoReader() = default;
 
-    // path "-" means standard input (y4m only). If raw is given the input is
-    // raw planar .yuv with those parameters. Otherwise a file is y4m when it
-    // starts with the "YUV4MPEG2" signature or is named .y4m (and .yuv is
-    // raw), and any other regular file is decoded: the frames are those
-    // `ffmpeg -i FILE -strict -1 -f yuv4mpegpipe -` writes. Throws
-    // speedqa::Error, NoDecoderError for encoded video in a build without
-    // libavformat/libavcodec.
+    // path "-" means standard input (y4m, or raw video when `raw` is
+    // given). An input that starts with the "YUV4MPEG2" signature is y4m,
+    // and `raw`, when given, must agree with its header; any other input is
+    // raw planar .yuv of the format `raw` gives. Without `raw`, a regular
+    // file named .y4m or .yuv is read as y4m (and errs when it is not), and
+    // any other is decoded: the frames are those `ffmpeg -i FILE -strict -1
+    // -f yuv4mpegpipe -` writes. Throws speedqa::Error, NoDecoderError for
+    // encoded video in a build without libavformat/libavcodec.
     static std::unique_ptr<VideoReader> open(const std::string& path, const std::optional<RawParams>& raw);
 
     virtual const VideoFormat& format() const = 0;

@@ -1,8 +1,11 @@
 // write_scores_file(): complete files or none.
 #include <gtest/gtest.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <filesystem>
 #include <thread>
 
@@ -136,6 +139,80 @@ TEST(AtomicWrite, DevicesAreWrittenInPlace) {
     EXPECT_EQ(error_of([&] { write_scores_file("/dev/null", OutputFormat::csv, table(), {}); }), "");
     EXPECT_EQ(error_of([&] { write_scores_file("/dev/full", OutputFormat::csv, table(), {}); }),
               "/dev/full: cannot write: No space left on device");
+}
+
+// Links are followed, as vmaf's fopen() does, but the target is replaced
+// atomically and the link stays a link: through a chain of links, and
+// relative ones resolved from the folder of the link.
+TEST(AtomicWrite, ThroughAChainOfRelativeSymlinks) {
+    TempDir dir;
+    std::filesystem::create_directories(dir.file("a/b"));
+    test::write_file(dir.file("a/real.csv"), "old");
+    ASSERT_EQ(::symlink("../real.csv", dir.file("a/b/first").c_str()), 0);   // -> a/real.csv
+    ASSERT_EQ(::symlink("a/b/first", dir.file("second").c_str()), 0);        // -> a/b/first
+    write_scores_file(dir.file("second"), OutputFormat::csv, table(), {});
+    EXPECT_EQ(test::read_file(dir.file("a/real.csv")), kCsv);
+    EXPECT_TRUE(std::filesystem::is_symlink(dir.file("second")));
+    EXPECT_TRUE(std::filesystem::is_symlink(dir.file("a/b/first")));
+    EXPECT_EQ(dir.list(), (std::vector<std::string>{"a", "second"}));
+}
+
+TEST(AtomicWrite, SymlinkLoopIsRefused) {
+    TempDir dir;
+    ASSERT_EQ(::symlink("two", dir.file("one").c_str()), 0);
+    ASSERT_EQ(::symlink("one", dir.file("two").c_str()), 0);
+    EXPECT_EQ(error_of([&] { write_scores_file(dir.file("one"), OutputFormat::csv, table(), {}); }),
+              dir.file("one") + ": too many levels of symbolic links");
+    EXPECT_TRUE(std::filesystem::is_symlink(dir.file("one")));
+    EXPECT_TRUE(std::filesystem::is_symlink(dir.file("two")));
+    EXPECT_EQ(dir.list(), (std::vector<std::string>{"one", "two"}));
+}
+
+// A table whose text (55 MB of XML) takes tens of milliseconds to write:
+// time for the signal to arrive on a loaded machine (5 MB were not always).
+ScoreTable large_table() {
+    ScoreTable t;
+    t.metric_names = {"a", "b", "c", "d"};
+    t.frames.assign(640000, std::vector<double>{0.25, 0.5, 0.75, 1.0});
+    return t;
+}
+
+// SIGINT or SIGTERM while the scores are written: the process dies of the
+// signal as it would have, and the temporary beside the output is gone too.
+// The signal is sent as soon as the temporary appears, and as soon as its
+// first bytes are written (inotify).
+TEST(AtomicWrite, KilledWhileWritingLeavesNothing) {
+    const ScoreTable big = large_table();
+    for (const auto& [sig, event] : {std::pair{SIGINT, IN_CREATE}, std::pair{SIGTERM, IN_CREATE},
+                                     std::pair{SIGINT, IN_MODIFY}, std::pair{SIGTERM, IN_MODIFY}}) {
+        SCOPED_TRACE(std::string(strsignal(sig)) + (event == IN_CREATE ? " on creation" : " while writing"));
+        TempDir dir;
+        test::write_file(dir.file("out.xml"), "old");
+        const int watch = ::inotify_init1(IN_CLOEXEC);
+        ASSERT_GE(watch, 0);
+        ASSERT_GE(::inotify_add_watch(watch, dir.path().c_str(), event), 0);
+        const pid_t child = ::fork();
+        ASSERT_GE(child, 0);
+        if (child == 0) {
+            std::thread([watch, sig = sig] {
+                char event[4096];
+                if (::read(watch, event, sizeof event) > 0) ::kill(::getpid(), sig);
+            }).detach();
+            try {
+                write_scores_file(dir.file("out.xml"), OutputFormat::xml, big, {});
+            } catch (...) {
+            }
+            ::pause();  // the signal is on its way
+            ::_exit(0);
+        }
+        ::close(watch);
+        int status = 0;
+        ASSERT_EQ(::waitpid(child, &status, 0), child);
+        ASSERT_TRUE(WIFSIGNALED(status)) << "exited with " << WEXITSTATUS(status);
+        EXPECT_EQ(WTERMSIG(status), sig);
+        EXPECT_EQ(dir.list(), std::vector<std::string>{"out.xml"}) << "a temporary was left behind";
+        EXPECT_TRUE(test::read_file(dir.file("out.xml")) == "old") << "the signal came after the rename";
+    }
 }
 
 }  // namespace

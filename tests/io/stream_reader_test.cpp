@@ -161,7 +161,7 @@ TEST(FramePool, RecyclesAndOutlivesItsOwner) {
     VideoFormat f{4, 2, PixelFormat::yuv420, 8};
     std::vector<FramePtr> frames;
     {
-        auto pool = FramePool::create(f.frame_bytes());
+        auto pool = FramePool::create(f.frame_bytes(), "test");
         for (int i = 0; i < 3; i++) frames.push_back(pool->publish(pool->take(), f, i));
         EXPECT_EQ(pool->allocated(), 3u);
         EXPECT_EQ(pool->idle(), 0u);
@@ -227,8 +227,42 @@ TEST(Stream, StandardInput) {
     }
     ::dup2(saved, STDIN_FILENO);
     ::close(saved);
-    EXPECT_EQ(error_of([] { VideoReader::open("-", RawParams{8, 6, PixelFormat::yuv420, 8}); }),
-              "stdin: standard input must be y4m; raw .yuv input must be a file or a FIFO");
+}
+
+// Standard input is read like a FIFO: y4m by its signature (and -w -h -p -b,
+// when given, must agree with its header), anything else as raw video.
+TEST(Stream, StandardInputRawOrY4mWithRawParams) {
+    const VideoFormat f{8, 6, PixelFormat::yuv420, 8};
+    const RawParams params{8, 6, PixelFormat::yuv420, 8};
+    auto frames = make_frames(f, 3);
+    for (const std::string& bytes : {test::raw_video(frames), test::y4m_video("YUV4MPEG2 W8 H6 C420jpeg", frames)}) {
+        PipeFeeder feeder(bytes);
+        const int saved = ::dup(STDIN_FILENO);
+        const int in = ::open(feeder.path().c_str(), O_RDONLY);
+        ASSERT_GE(in, 0);
+        ASSERT_EQ(::dup2(in, STDIN_FILENO), STDIN_FILENO);
+        ::close(in);
+        {
+            auto r = VideoReader::open("-", params);
+            EXPECT_EQ(r->format(), f);
+            for (const std::string& expected : frames) {
+                FramePtr fr = r->next();
+                ASSERT_TRUE(fr);
+                EXPECT_TRUE(picture_matches(f, fr->pic, expected));
+            }
+            EXPECT_EQ(r->next(), nullptr);
+        }
+        ::dup2(saved, STDIN_FILENO);
+        ::close(saved);
+        feeder.join();
+    }
+}
+
+TEST(Stream, Y4mThroughAPipeWithContradictingRawParams) {
+    PipeFeeder feeder(test::y4m_video("YUV4MPEG2 W8 H6 C444", make_frames({8, 6, PixelFormat::yuv444, 8}, 2)));
+    EXPECT_EQ(error_of([&] { VideoReader::open(feeder.path(), RawParams{8, 6, PixelFormat::yuv420, 8}); }),
+              feeder.path() + ": the y4m header says 8x6 444 8-bit but -w -h -p -b say 8x6 420 8-bit");
+    feeder.join();
 }
 
 }  // namespace

@@ -47,8 +47,11 @@ protected:
         std::ofstream(p, std::ios::binary) << bytes;
     }
 
-    static CommandResult run(const std::string& args, const std::string& stdin_file = "") {
-        return run_command(SPEEDQA_CLI_PATH, args, dir, stdin_file);
+    // `env`: VAR=value for the command; `before`: shell commands ahead of it
+    // (then the command's standard input is best given in `args`).
+    static CommandResult run(const std::string& args, const std::string& stdin_file = "", const std::string& env = "",
+                             const std::string& before = "") {
+        return run_command(before + env + " " + SPEEDQA_CLI_PATH, args, dir, stdin_file);
     }
     static std::string path(const std::string& name) { return (dir / name).string(); }
 

@@ -78,6 +78,7 @@ public:
     AdmKernel(adm::Plan plan, const adm::RowKernels& k) : plan_(std::move(plan)), k_(k) {}
 
     std::unique_ptr<KernelScratch> make_scratch() const override { return adm::make_frame_scratch(plan_); }
+    size_t scratch_bytes() const override { return adm::frame_scratch_bytes(plan_); }
 
     void extract(KernelScratch& scratch, const FrameView& frame, double* raw) const override {
         adm::ScaleSums sums;

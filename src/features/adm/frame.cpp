@@ -21,9 +21,10 @@ template <class T>
 struct Ring {
     int w = 0;
     std::vector<T> data;   // 3 rows x 3 orientations
+    static size_t elements(int width) { return static_cast<size_t>(9) * (width + kPad); }
     void resize(int width) {
         w = width + kPad;
-        data.assign(static_cast<size_t>(9) * w, 0);
+        data.assign(elements(width), 0);
     }
     Row3<T> row(int i) {
         T* base = data.data() + static_cast<size_t>(i % 3) * 3 * w;
@@ -42,10 +43,12 @@ struct ScaleBuffers {
     Ring<T> dlm_csf, dlm_flt;            // CSF of a: the DLM's masker
     Ring<T> aim_csf, aim_flt;            // CSF of r: the AIM's masker
     int w = 0;
+    static size_t band_elements(int width) { return static_cast<size_t>(3) * (width + kPad); }
+    static size_t bytes(int width) { return (2 * band_elements(width) + 6 * Ring<T>::elements(width)) * sizeof(T); }
     void resize(int width) {
         w = width + kPad;
-        ref_band.assign(static_cast<size_t>(3) * w, 0);
-        dis_band.assign(static_cast<size_t>(3) * w, 0);
+        ref_band.assign(band_elements(width), 0);
+        dis_band.assign(band_elements(width), 0);
         for (Ring<T>* g : {&r, &a, &dlm_csf, &dlm_flt, &aim_csf, &aim_flt}) g->resize(width);
     }
     Row3<T> ref_row() { return {{ref_band.data(), ref_band.data() + w, ref_band.data() + 2 * w}}; }
@@ -54,13 +57,18 @@ struct ScaleBuffers {
 
 struct Scratch final : KernelScratch {
     explicit Scratch(const Plan& plan) {
-        const int W = plan.width;
-        tmp16.assign(static_cast<size_t>(2) * W + 2 * kPad, 0);
-        tmp32.assign(static_cast<size_t>(4) * plan.s[1].in_w + 2 * kPad, 0);
+        tmp16.assign(tmp16_elements(plan), 0);
+        tmp32.assign(tmp32_elements(plan), 0);
         s0.resize(plan.s[0].w);
         s123.resize(plan.s[1].w);
-        const size_t plane = static_cast<size_t>(plan.s[0].w) * plan.s[0].h + kPad;
-        for (auto& p : planes) p.assign(plane, 0);
+        for (auto& p : planes) p.assign(plane_elements(plan), 0);
+    }
+    static size_t tmp16_elements(const Plan& plan) { return static_cast<size_t>(2) * plan.width + 2 * kPad; }
+    static size_t tmp32_elements(const Plan& plan) { return static_cast<size_t>(4) * plan.s[1].in_w + 2 * kPad; }
+    static size_t plane_elements(const Plan& plan) { return static_cast<size_t>(plan.s[0].w) * plan.s[0].h + kPad; }
+    static size_t bytes(const Plan& plan) {
+        return tmp16_elements(plan) * sizeof(int16_t) + (tmp32_elements(plan) + 4 * plane_elements(plan)) * sizeof(int32_t) +
+               ScaleBuffers<int16_t>::bytes(plan.s[0].w) + ScaleBuffers<int32_t>::bytes(plan.s[1].w);
     }
     std::vector<int16_t> tmp16;
     std::vector<int32_t> tmp32;
@@ -372,6 +380,8 @@ void dwt_row_scale123(const Plan& plan, const RowKernels& k, int scale, int i, S
 }  // namespace
 
 std::unique_ptr<KernelScratch> make_frame_scratch(const Plan& plan) { return std::make_unique<Scratch>(plan); }
+
+size_t frame_scratch_bytes(const Plan& plan) { return Scratch::bytes(plan); }
 
 void score_frame(const Plan& plan, const RowKernels& k, KernelScratch& scratch, const Picture& ref,
                  const Picture& dis, ScaleSums& out) {

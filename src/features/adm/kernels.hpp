@@ -98,6 +98,8 @@ struct ScaleSums {
 
 // Buffers of one worker, sized once by the plan.
 std::unique_ptr<KernelScratch> make_frame_scratch(const Plan& plan);
+// The bytes make_frame_scratch() allocates.
+size_t frame_scratch_bytes(const Plan& plan);
 // All scales of one frame.
 void score_frame(const Plan& plan, const RowKernels& k, KernelScratch& scratch, const Picture& ref,
                  const Picture& dis, ScaleSums& out);

@@ -52,6 +52,7 @@ public:
     CambiKernel(std::shared_ptr<const cambi::Plan> plan, const cambi::Kernels& k) : plan_(std::move(plan)), k_(k) {}
 
     std::unique_ptr<KernelScratch> make_scratch() const override { return std::make_unique<Scratch>(*plan_); }
+    size_t scratch_bytes() const override { return cambi::Workspace::bytes(*plan_); }
 
     void extract(KernelScratch& scratch, const FrameView& frame, double* raw) const override {
         cambi::Workspace& ws = static_cast<Scratch&>(scratch).ws;

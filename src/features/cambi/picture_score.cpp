@@ -72,18 +72,47 @@ void preprocess(const Picture& pic, const ImagePlan& ip, const Plan& plan, const
 
 }  // namespace
 
-Workspace::Workspace(const Plan& plan) {
+namespace {
+
+// Elements of each buffer of a Workspace.
+struct WorkspaceSizes {
+    size_t image, mask, mask_rows, mode_rows, levels, columns, nonzero, values, pooling;
+};
+
+WorkspaceSizes workspace_sizes(const Plan& plan) {
     const int w = plan.largest_width(), h = plan.largest_height();
-    stride = w;
-    image.resize(area(w, h) + kSpare);
-    mask.resize(area(w, h) + kSpare);
-    mask_rows.resize(mask_scratch_bytes(w));
-    mode_rows.resize(area(w, 3));
-    levels.resize(area(w, h));
-    columns.resize(banding_scratch_bytes(w, widest_window(plan) >> 1, plan.levels));
-    nonzero.resize(banding_bits_words(area(w, h)));
-    values.resize(banding_values_room(area(w, h)));
-    pooling.resize(area(w, h));
+    return {area(w, h) + kSpare,
+            area(w, h) + kSpare,
+            mask_scratch_bytes(w),
+            area(w, 3),
+            area(w, h),
+            banding_scratch_bytes(w, widest_window(plan) >> 1, plan.levels),
+            banding_bits_words(area(w, h)),
+            banding_values_room(area(w, h)),
+            area(w, h)};
+}
+
+}  // namespace
+
+Workspace::Workspace(const Plan& plan) {
+    const WorkspaceSizes z = workspace_sizes(plan);
+    stride = plan.largest_width();
+    image.resize(z.image);
+    mask.resize(z.mask);
+    mask_rows.resize(z.mask_rows);
+    mode_rows.resize(z.mode_rows);
+    levels.resize(z.levels);
+    columns.resize(z.columns);
+    nonzero.resize(z.nonzero);
+    values.resize(z.values);
+    pooling.resize(z.pooling);
+}
+
+size_t Workspace::bytes(const Plan& plan) {
+    const WorkspaceSizes z = workspace_sizes(plan);
+    return z.image * sizeof(uint16_t) + z.mask + z.mask_rows + z.mode_rows * sizeof(uint16_t) +
+           z.levels * sizeof(uint16_t) + z.columns + z.nonzero * sizeof(uint64_t) +
+           (z.values + z.pooling) * sizeof(float);
 }
 
 double picture_score(const Picture& picture, const ImagePlan& ip, const Plan& plan, const Kernels& k, Workspace& ws,

@@ -14,6 +14,8 @@ namespace speedqa::cambi {
 // Buffers for the largest picture of a plan, allocated once per worker.
 struct Workspace {
     explicit Workspace(const Plan& plan);
+    // The bytes the constructor allocates for the plan.
+    static size_t bytes(const Plan& plan);
     ptrdiff_t stride = 0;
     std::vector<uint16_t> image;
     std::vector<uint8_t> mask;

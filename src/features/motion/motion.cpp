@@ -53,6 +53,7 @@ public:
     Kernel(const Params& p, const motion::Kernels& k) : p_(p), k_(k) {}
 
     std::unique_ptr<KernelScratch> make_scratch() const override { return std::make_unique<Scratch>(p_.w); }
+    size_t scratch_bytes() const override { return motion::row_len(p_.w) * sizeof(int32_t); }
 
     // The frame's score: 0 when forced or before the first frame with a
     // predecessor at the window's distance.

@@ -68,6 +68,15 @@ public:
         return s;
     }
 
+    // The pipeline, and the tail's variances and entropies of ref and dis
+    // (one float a block each), which grow to their size on the first frame.
+    size_t scratch_bytes() const override {
+        const ImagePlan& plan = feature_.plan();
+        const size_t tail = 4 * static_cast<size_t>(plan.dim.num_blocks) * sizeof(float);
+        return tail + (target_.straightforward ? reference::FullFramePipeline::bytes(plan, order_)
+                                                : cpu::ImagePipeline::bytes(plan, order_));
+    }
+
     void extract(KernelScratch& scratch, const FrameView& frame, double* raw) const override {
         auto& s = static_cast<SpeedScratch&>(scratch);
         const SpeedSpec& spec = feature_.spec();

@@ -37,11 +37,18 @@ const std::vector<std::string> kDebugOutputs = {
 class Scratch final : public KernelScratch {
 public:
     Scratch(const Plan& plan, const vif::Kernels& k) : kernel(k.make_scratch(plan.scales[0].w)) {
-        for (int s = 1; s < ev::kScales; s++) {
-            const vif::ScaleGeometry& g = plan.scales[s];
-            for (auto& img : images[s]) img.assign(static_cast<size_t>(g.w) * g.h, 0);
-        }
-        for (auto& r : rows) r.assign(static_cast<size_t>(plan.scales[0].h) + 2 * ev::kMaxRadius, nullptr);
+        for (int s = 1; s < ev::kScales; s++)
+            for (auto& img : images[s]) img.assign(image_elements(plan, s), 0);
+        for (auto& r : rows) r.assign(row_entries(plan), nullptr);
+    }
+    static size_t image_elements(const Plan& plan, int scale) {
+        return static_cast<size_t>(plan.scales[scale].w) * plan.scales[scale].h;
+    }
+    static size_t row_entries(const Plan& plan) { return static_cast<size_t>(plan.scales[0].h) + 2 * ev::kMaxRadius; }
+    static size_t bytes(const Plan& plan, const vif::Kernels& k) {
+        size_t images = 0;
+        for (int s = 1; s < ev::kScales; s++) images += 2 * image_elements(plan, s);
+        return images * sizeof(uint16_t) + 2 * row_entries(plan) * sizeof(const void*) + k.scratch_bytes(plan.scales[0].w);
     }
     std::vector<uint16_t> images[ev::kScales][2];  // [scale][ref, dis]
     std::vector<const void*> rows[2];              // ref, dis
@@ -53,6 +60,7 @@ public:
     Kernel(std::shared_ptr<const Plan> plan, const vif::Kernels& k) : plan_(std::move(plan)), k_(k) {}
 
     std::unique_ptr<KernelScratch> make_scratch() const override { return std::make_unique<Scratch>(*plan_, k_); }
+    size_t scratch_bytes() const override { return Scratch::bytes(*plan_, k_); }
 
     void extract(KernelScratch& scratch, const FrameView& frame, double* raw) const override {
         Scratch& s = static_cast<Scratch&>(scratch);

@@ -57,6 +57,7 @@ public:
 struct Kernels {
     const char* name;
     std::unique_ptr<ScaleScratch> (*make_scratch)(int max_w);
+    size_t (*scratch_bytes)(int max_w);  // what make_scratch allocates
     // Adds the statistic of every pixel of the scale to `sums` (if
     // args.stat) and writes the halved image (if args.halve).
     void (*scale_pass)(const ScaleArgs& args, ScaleScratch& scratch, ev::Sums& sums);

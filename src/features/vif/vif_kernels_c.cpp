@@ -16,7 +16,8 @@ inline uint32_t sample(const void* row, int bits, int j) {
 // A row's vertical sums with the reference's mirrored columns beside it.
 class Lane {
 public:
-    void resize(int w) { v_.assign(static_cast<size_t>(w) + 2 * kMaxRadius, 0); }
+    static size_t elements(int w) { return static_cast<size_t>(w) + 2 * kMaxRadius; }
+    void resize(int w) { v_.assign(elements(w), 0); }
     uint32_t& operator[](int p) { return v_[static_cast<size_t>(p + kMaxRadius)]; }
     // Copies the positions beside [0, w) from the columns the padding takes.
     void mirror(int w, int radius, const int* col_src) {
@@ -33,7 +34,8 @@ public:
     explicit ScratchC(int max_w) {
         for (Lane& l : lanes) l.resize(max_w);
     }
-    Lane lanes[5];
+    static constexpr int kLanes = 5;  // mu1, mu2, xx, yy, xy
+    Lane lanes[kLanes];
 };
 
 // Statistic of output row i.
@@ -105,6 +107,7 @@ void halve_row(const ScaleArgs& a, int o, ScratchC& s) {
 }
 
 std::unique_ptr<ScaleScratch> make_scratch_c(int max_w) { return std::make_unique<ScratchC>(max_w); }
+size_t scratch_bytes_c(int max_w) { return ScratchC::kLanes * Lane::elements(max_w) * sizeof(uint32_t); }
 
 void scale_pass_c(const ScaleArgs& a, ScaleScratch& scratch, ev::Sums& sums) {
     ScratchC& s = static_cast<ScratchC&>(scratch);
@@ -117,7 +120,7 @@ void scale_pass_c(const ScaleArgs& a, ScaleScratch& scratch, ev::Sums& sums) {
         for (int o = 0; o < a.in.h / 2; o++) halve_row(a, o, s);
 }
 
-constexpr Kernels kC{"c", make_scratch_c, scale_pass_c};
+constexpr Kernels kC{"c", make_scratch_c, scratch_bytes_c, scale_pass_c};
 
 }  // namespace
 

@@ -40,6 +40,12 @@ EstParams::EstParams(const exact::Dimensions& dim, exact::CovOrder order, CovImp
     x_.resize(kBlockElems * nb);
 }
 
+size_t EstParams::bytes(const exact::Dimensions& dim, exact::CovOrder order) {
+    const size_t chains = static_cast<size_t>(exact::cov_layout(order, dim.sub_w).chains());
+    return kBlockElems * kBlockElems * sizeof(float) + chains * kCovChainDoubles * sizeof(double) +
+           3 * kBlockElems * static_cast<size_t>(dim.num_blocks) * sizeof(float);
+}
+
 void EstParams::compute_means(const float* img, int stride) {
     float sums[kBlockElems] = {};
     for (int i = 0; i < dim_.sub_h; i++) kernels_->sums_row(img, stride, i, dim_.sub_w, sums);

@@ -29,6 +29,9 @@ public:
     EstParams(const exact::Dimensions& dim, exact::CovOrder order, CovImpl impl = CovImpl::all_pairs,
               const Kernels* kernels = nullptr);
 
+    // The bytes the constructor allocates for these dimensions and order.
+    static size_t bytes(const exact::Dimensions& dim, exact::CovOrder order);
+
     // `img` is the operating-size image, row stride `stride` floats.
     void run(const float* img, int stride, ImageStats& out);
 

@@ -56,6 +56,12 @@ ImagePipeline::ImagePipeline(const ImagePlan& plan, exact::CovOrder order, CovIm
     vert_.resize(dec);
 }
 
+size_t ImagePipeline::bytes(const ImagePlan& plan, exact::CovOrder order) {
+    const size_t compact = plan.resample ? plan.rows.size() * plan.cols.size() : 0;
+    const size_t dec = static_cast<size_t>(plan.dim.operating_w) * plan.dim.operating_h;
+    return (compact + plan.cols.size() + 3 * dec) * sizeof(float) + EstParams::bytes(plan.dim, order);
+}
+
 void ImagePipeline::resample(const ImageSource& src) {
     const bool hbd = src.bitdepth > 8;
     if (src.difference) {

@@ -17,6 +17,8 @@ public:
                   const Kernels* kernels = nullptr);
 
     void run(const ImageSource& src, ImageStats& out);
+    // The bytes a pipeline for this plan and order allocates.
+    static size_t bytes(const ImagePlan& plan, exact::CovOrder order);
 
     // The decimated image after local-mean subtraction (operating size), for tests.
     const std::vector<float>& decimated() const { return dec_; }

@@ -50,6 +50,15 @@ FullFramePipeline::FullFramePipeline(const ImagePlan& plan, exact::CovOrder orde
     dec_mean_.resize(dec);
 }
 
+size_t FullFramePipeline::bytes(const ImagePlan& plan, exact::CovOrder order) {
+    const exact::Dimensions& d = plan.dim;
+    const size_t taps = plan.resample ? static_cast<size_t>(d.scaled_w) + d.scaled_h : 0;
+    const size_t floats = static_cast<size_t>(d.original_w) * d.original_h +
+                          3 * static_cast<size_t>(d.scaled_w) * d.scaled_h +
+                          3 * static_cast<size_t>(d.operating_w) * d.operating_h;
+    return taps * sizeof(exact::AxisTaps) + floats * sizeof(float) + cpu::EstParams::bytes(d, order);
+}
+
 void FullFramePipeline::run(const cpu::ImageSource& src, ImageStats& out) {
     const exact::Dimensions& d = plan_.dim;
     const int w = d.original_w, h = d.original_h;

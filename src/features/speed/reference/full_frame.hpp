@@ -17,6 +17,8 @@ class FullFramePipeline {
 public:
     FullFramePipeline(const ImagePlan& plan, exact::CovOrder order);
     void run(const cpu::ImageSource& src, ImageStats& out);
+    // The bytes a pipeline for this plan and order allocates.
+    static size_t bytes(const ImagePlan& plan, exact::CovOrder order);
     const std::vector<float>& decimated() const { return dec_; }
 
 private:

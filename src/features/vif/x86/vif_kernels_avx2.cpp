@@ -83,7 +83,9 @@ template <int S>
 struct Taps {
     static constexpr ev::Filter f = ev::filter(S);
     static constexpr int r = f.radius();
-    static constexpr Terms v[2] = {pair_terms(f, 0), pair_terms(f, 1)};
+    // (two objects, not an array: clang 14 takes no array element as a
+    // template argument; the vertical terms of phase P are (P ? v1 : v0))
+    static constexpr Terms v0 = pair_terms(f, 0), v1 = pair_terms(f, 1);
     static constexpr Terms h = pair_terms(f, 0);
 };
 
@@ -354,13 +356,13 @@ private:
         const __m256i mom_add = unbias_plus(static_cast<uint32_t>(a_.rounding.moment.round));
         const __m128i mom_shift = _mm_cvtsi32_si128(ms), hi_shift = _mm_cvtsi32_si128(16 - ms);
         const __m256i unbias = unbias_plus(0), low16 = splat(0xffff);
-        const Coefs<T::v[Phase]> cf;
+        const Coefs<(Phase ? T::v1 : T::v0)> cf;
         for (int b = 0; b < blocks_; b++) {
             const ptrdiff_t o = 16 * b;
             const int c = col0_ + 16 * b;
             __m256i z0, z1, y0, y1;
             for (int q = kX; q <= kY; q++) {
-                vsum<T::v[Phase]>(pairs, cf, o + q * kSpan, z0, z1);
+                vsum<(Phase ? T::v1 : T::v0)>(pairs, cf, o + q * kSpan, z0, z1);
                 z0 = _mm256_srl_epi32(_mm256_add_epi32(z0, mean_add), mean_shift);
                 z1 = _mm256_srl_epi32(_mm256_add_epi32(z1, mean_add), mean_shift);
                 st(row_plane(q) + c, pack_biased(z0, z1));
@@ -368,11 +370,11 @@ private:
             for (int q = 0; q < 3; q++) {
                 // t = (A << (16 - s)) + ((B + round) >> s) with A, B the
                 // high and low halves' sums: 2^16 A + B rounded by s bits
-                vsum<T::v[Phase]>(pairs, cf, o + (kXXlo + q) * kSpan, z0, z1);
+                vsum<(Phase ? T::v1 : T::v0)>(pairs, cf, o + (kXXlo + q) * kSpan, z0, z1);
                 z0 = _mm256_srl_epi32(_mm256_add_epi32(z0, mom_add), mom_shift);
                 z1 = _mm256_srl_epi32(_mm256_add_epi32(z1, mom_add), mom_shift);
                 if constexpr (NP == kPlanes) {
-                    vsum<T::v[Phase]>(pairs, cf, o + (kXXhi + q) * kSpan, y0, y1);
+                    vsum<(Phase ? T::v1 : T::v0)>(pairs, cf, o + (kXXhi + q) * kSpan, y0, y1);
                     z0 = _mm256_add_epi32(z0, _mm256_sll_epi32(_mm256_add_epi32(y0, unbias), hi_shift));
                     z1 = _mm256_add_epi32(z1, _mm256_sll_epi32(_mm256_add_epi32(y1, unbias), hi_shift));
                 }
@@ -426,11 +428,11 @@ private:
         const __m128i shift = _mm_cvtsi32_si128(a_.halve_rounding.shift);
         // the columns the even outputs of the strip read
         const int from = std::max(0, s0_ - H::r), to = std::min(im_.w, s1_ + H::r);
-        const Coefs<H::v[Phase]> cf;
+        const Coefs<(Phase ? H::v1 : H::v0)> cf;
         for (int b = (from - col0_) / 16; 16 * b + col0_ < to; b++)
             for (int q = kX; q <= kY; q++) {
                 __m256i z0, z1;
-                vsum<H::v[Phase]>(pairs, cf, 16 * b + q * kSpan, z0, z1);
+                vsum<(Phase ? H::v1 : H::v0)>(pairs, cf, 16 * b + q * kSpan, z0, z1);
                 z0 = _mm256_srl_epi32(_mm256_add_epi32(z0, add), shift);
                 z1 = _mm256_srl_epi32(_mm256_add_epi32(z1, add), shift);
                 st(row_plane(q) + col0_ + 16 * b, pack_biased(z0, z1));
@@ -478,6 +480,7 @@ void pass(const ScaleArgs& a, ScratchAvx2& s, ev::Sums& sums) {
 }
 
 std::unique_ptr<ScaleScratch> make_scratch_avx2(int) { return std::make_unique<ScratchAvx2>(); }
+size_t scratch_bytes_avx2(int) { return kRingSlots * kPlanes * kSpan * sizeof(int32_t) + kPlanes * kRowLen * sizeof(int16_t); }
 
 void scale_pass_avx2(const ScaleArgs& a, ScaleScratch& scratch, ev::Sums& sums) {
     ScratchAvx2& s = static_cast<ScratchAvx2&>(scratch);
@@ -494,7 +497,7 @@ void scale_pass_avx2(const ScaleArgs& a, ScaleScratch& scratch, ev::Sums& sums) 
     if (a.stat) sums.add(scale);
 }
 
-constexpr Kernels kAvx2{"avx2", make_scratch_avx2, scale_pass_avx2};
+constexpr Kernels kAvx2{"avx2", make_scratch_avx2, scratch_bytes_avx2, scale_pass_avx2};
 
 }  // namespace
 
