@@ -29,7 +29,7 @@ unsigned parse_unsigned(const std::string& flag, const std::string& text) {
 
 ParseResult parse_command_line(int argc, char** argv, Settings& s) {
     CLI::App app{"speedqa: Netflix libvmaf's features and VMAF models, exact (the same bits as libvmaf), on CPU and CUDA.\n"
-                 "A drop-in for the `vmaf` command.",
+                 "A drop-in for the `vmaf` command. Pictures of score files: speedqa plot --help",
                  "speedqa"};
     app.set_help_flag("--help", "Print this help and exit");
     app.get_formatter()->column_width(34);

@@ -1,4 +1,4 @@
-// write_scores_file(): a score file appears complete or not at all.
+// write_file(), write_scores_file(): a file appears complete or not at all.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -83,10 +83,13 @@ std::string follow_links(const std::string& path) {
 }  // namespace
 
 void write_scores_file(const std::string& path, OutputFormat fmt, const ScoreTable& t, Precision p) {
-    const std::string text = format_scores(fmt, t, p);
+    write_file(path, format_scores(fmt, t, p));
+}
+
+void write_file(const std::string& path, const std::string& text) {
     if (path == "-") {
         if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0)
-            throw Error("stdout: cannot write the scores: " + errno_text());
+            throw Error("stdout: cannot write: " + errno_text());
         return;
     }
     if (path.empty()) throw Error("the output path is empty");

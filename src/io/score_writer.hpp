@@ -37,6 +37,9 @@ void write_scores(std::FILE* out, OutputFormat fmt, const ScoreTable& t, Precisi
 // is written in place.
 void write_scores_file(const std::string& path, OutputFormat fmt, const ScoreTable& t, Precision p);
 
+// Any text (a picture, a page) into `path` the same way.
+void write_file(const std::string& path, const std::string& text);
+
 // The text write_scores() writes (for tests and for callers that want it).
 std::string format_scores(OutputFormat fmt, const ScoreTable& t, Precision p);
 
