@@ -52,7 +52,7 @@ def test_vmaf_and_speed_features_equal_the_command(name, clips, tmp_path):
     n = assert_same_as_cli(result, cli)
     assert len(result["frames"]) == c.frames
     assert "vmaf" in result["pooled_metrics"]
-    print(f"[python] {name}: {n} values == the command's")
+    print(f"\n[python] {name}: {n} values == the command's")
 
 
 def test_options_models_and_threads_equal_the_command(clips, tmp_path):

@@ -46,7 +46,7 @@ def test_numpy_planes_equal_the_command(name, clips, tmp_path):
     result = score_planes(c, planes_of(c, c.ref), planes_of(c, c.dis), features=["speed_chroma", "speed_temporal"],
                           backend="cpu")
     n = assert_same_as_cli(result, cli)
-    print(f"[python] {name} through numpy planes: {n} values == the command's")
+    print(f"\n[python] {name} through numpy planes: {n} values == the command's")
 
 
 def strided(plane, kind):

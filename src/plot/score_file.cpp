@@ -222,7 +222,7 @@ ScoreFile read_csv(const std::string& text, Collector c) {
         const std::vector<std::string> f = csv_fields(line);
         const std::string where = "line " + std::to_string(row);
         if (f.size() != header.size())
-            c.fail(where + " has " + std::to_string(f.size()) + " fields, the header " + std::to_string(header.size()));
+            c.fail(where + ": " + std::to_string(f.size()) + " field(s) where the header has " + std::to_string(header.size()));
         const double n = number_text(c, f[0].c_str(), where + ": Frame");
         if (n != std::floor(n) || std::abs(n) > 1e15) c.fail(where + ": Frame is not an integer");
         c.begin_frame(static_cast<long long>(n));
