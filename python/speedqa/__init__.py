@@ -19,7 +19,9 @@ strides)::
     frames += s.flush()
     speedqa.pool(frames)["vmaf"]["mean"]
 
-``push`` returns the frames whose values became final, as a list of
+``push_batch(refs, diss)`` takes several pictures at once (the CPU engine
+scores them in parallel with ``threads=``). ``push`` returns the frames whose
+values became final, as a list of
 ``{"frameNum": i, "metrics": {...}}``: usually the frame just pushed, but
 features that compare a frame with the next one (the motion feature of the
 VMAF models) hold it back until then, so the first push of a VMAF run returns
@@ -31,8 +33,9 @@ the features asked for; ``model=[]`` (or ``""``) computes the features only;
 command's ``--model`` takes.
 
 Bad input or options raise ``speedqa.Error`` (a ``ValueError``) with the
-library's one-line message. The GIL is released while frames are read and
-scored, so other Python threads run meanwhile.
+library's one-line message; what the command warns about (one file shorter
+than the other) is a ``UserWarning``. The GIL is released while frames are
+read and scored, so other Python threads run meanwhile.
 """
 from pathlib import Path as _Path
 

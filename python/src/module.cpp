@@ -20,8 +20,8 @@ namespace speedqa::python {
 namespace {
 
 // Folders where version=NAME finds NAME.json: the models the package ships
-// (set once by __init__.py), searched after the caller's and before the
-// library's own.
+// (set once by __init__.py), searched before $SPEEDQA_MODEL_DIR and the
+// library's installed and source folders.
 std::vector<std::string>& package_model_dirs() {
     static std::vector<std::string> dirs;
     return dirs;
@@ -37,9 +37,19 @@ PixelFormat parse_pixel_format(const py::object& p) {
 }
 
 // A str is one item; otherwise a sequence of str.
-std::vector<std::string> string_list(const py::object& o) {
+std::vector<std::string> string_list(const py::object& o, const char* what) {
     if (py::isinstance<py::str>(o)) return {o.cast<std::string>()};
-    return o.cast<std::vector<std::string>>();
+    const auto type_name = [](const py::handle& h) { return std::string(py::str(py::type::of(h).attr("__name__"))); };
+    if (!py::isinstance<py::sequence>(o))
+        throw py::type_error(std::string(what) + " must be a str or a list of str, not " + type_name(o));
+    std::vector<std::string> items;
+    const py::sequence seq = py::reinterpret_borrow<py::sequence>(o);
+    for (size_t i = 0; i < seq.size(); i++) {
+        if (!py::isinstance<py::str>(seq[i]))
+            throw py::type_error(std::string(what) + "[" + std::to_string(i) + "] must be a str, not " + type_name(seq[i]));
+        items.push_back(seq[i].cast<std::string>());
+    }
+    return items;
 }
 
 // model=None: the command's default, vmaf_v0.6.1 (as vmaf); a string: one
@@ -47,11 +57,12 @@ std::vector<std::string> string_list(const py::object& o) {
 std::vector<std::string> model_arguments(const py::object& model) {
     if (model.is_none()) return {"version=vmaf_v0.6.1"};
     if (py::isinstance<py::str>(model) && model.cast<std::string>().empty()) return {};
-    return string_list(model);
+    return string_list(model, "model");
 }
 
 ScorerOptions scorer_options(const py::object& model, const std::string& backend, int threads) {
-    if (threads < 0) throw Error("threads must be 0 (the engine's default) or more");
+    // the command's bounds (--threads): each thread holds a frame's buffers
+    if (threads < 0 || threads > 256) throw Error("threads must be 0 (the engine's default) to 256, not " + std::to_string(threads));
     ScorerOptions o;
     o.backend = backend;
     o.threads = threads;
@@ -106,14 +117,16 @@ void check_same_format(const io::VideoReader& a, const io::VideoReader& b) {
                     b.format().describe() + " (" + b.path() + ")");
 }
 
-// Every frame pair the two readers share, scored in the batches the engine asks for.
-io::ScoreTable score_readers(io::VideoReader& ref, io::VideoReader& dis, Scorer& scorer) {
+// Every frame pair the two readers share, scored in the batches the engine
+// asks for. `notes`: what the command would warn about.
+io::ScoreTable score_readers(io::VideoReader& ref, io::VideoReader& dis, Scorer& scorer, std::vector<std::string>& notes) {
     if (ref.frame_count() >= 0 && dis.frame_count() >= 0) scorer.expect_frames(std::min(ref.frame_count(), dis.frame_count()));
     io::ScoreTable table;
     table.metric_names = scorer.metric_names();
     std::vector<FrameScores> done;
     std::vector<io::FramePtr> held;  // the batch's frames, alive until scored
     std::vector<Picture> pics_ref, pics_dis;
+    long long frames = 0;
     for (bool more = true; more;) {
         held.clear();
         pics_ref.clear();
@@ -121,6 +134,9 @@ io::ScoreTable score_readers(io::VideoReader& ref, io::VideoReader& dis, Scorer&
         while (static_cast<int>(pics_ref.size()) < std::max(1, scorer.preferred_batch())) {
             io::FramePtr r = ref.next(), d = dis.next();
             if (!r || !d) {
+                if (r || d)
+                    notes.push_back("\"" + (r ? dis : ref).path() + "\" ended before \"" + (r ? ref : dis).path() +
+                                    "\"; scoring the " + std::to_string(frames) + " frames they share");
                 more = false;
                 break;
             }
@@ -128,6 +144,7 @@ io::ScoreTable score_readers(io::VideoReader& ref, io::VideoReader& dis, Scorer&
             pics_dis.push_back(d->pic);
             held.push_back(std::move(r));
             held.push_back(std::move(d));
+            frames++;
         }
         scorer.push_batch(pics_ref.data(), pics_dis.data(), static_cast<int>(pics_ref.size()), done);
     }
@@ -135,7 +152,14 @@ io::ScoreTable score_readers(io::VideoReader& ref, io::VideoReader& dis, Scorer&
     done.insert(done.end(), rest.begin(), rest.end());
     if (done.empty()) throw Error("no frames to score: " + (ref.frame_count() == 0 ? ref.path() : dis.path()) + " is empty");
     for (FrameScores& f : done) table.frames.push_back(std::move(f.values));
+    for (const std::string& n : scorer.notes()) notes.push_back(n);
     return table;
+}
+
+// Python warnings (UserWarning) for what the command prints as "warning: ...".
+void warn(const std::vector<std::string>& notes) {
+    for (const std::string& n : notes)
+        if (PyErr_WarnEx(PyExc_UserWarning, n.c_str(), 1) != 0) throw py::error_already_set();
 }
 
 py::dict score(const py::object& ref_path, const py::object& dis_path, std::optional<int> width, std::optional<int> height,
@@ -149,16 +173,18 @@ py::dict score(const py::object& ref_path, const py::object& dis_path, std::opti
                             bitdepth.value_or(8)};
     }
     const ScorerOptions options = scorer_options(model, backend, threads);
-    const std::vector<std::string> feature_list = string_list(features);
+    const std::vector<std::string> feature_list = string_list(features, "features");
     io::ScoreTable table;
+    std::vector<std::string> notes;
     {
         py::gil_scoped_release release;
         auto ref = io::VideoReader::open(ref_name, raw);
         auto dis = io::VideoReader::open(dis_name, raw);
         check_same_format(*ref, *dis);
         Scorer scorer(ref->format(), feature_list, options);
-        table = score_readers(*ref, *dis, scorer);
+        table = score_readers(*ref, *dis, scorer, notes);
     }
+    warn(notes);
     py::list frames;
     for (size_t i = 0; i < table.frames.size(); i++)
         frames.append(frame_dict(table.metric_names, static_cast<long long>(i), table.frames[i]));
@@ -172,16 +198,24 @@ py::dict score(const py::object& ref_path, const py::object& dis_path, std::opti
 py::dict pool(const py::sequence& frames) {
     io::ScoreTable t;
     for (const py::handle f : frames) {
+        const std::string at = "pool: frame " + std::to_string(t.frames.size());
+        if (!py::isinstance<py::dict>(f) || !f.cast<py::dict>().contains("metrics") ||
+            !py::isinstance<py::dict>(f["metrics"]))
+            throw Error(at + ": expected a dict {\"frameNum\": i, \"metrics\": {name: value}}, as push() returns");
         const py::dict metrics = f["metrics"].cast<py::dict>();
         if (t.frames.empty())
-            for (const auto& kv : metrics) t.metric_names.push_back(kv.first.cast<std::string>());
+            for (const auto& kv : metrics) t.metric_names.push_back(py::str(kv.first).cast<std::string>());
         std::vector<double> values;
         for (const std::string& name : t.metric_names) {
-            if (!metrics.contains(name)) throw Error("pool: frame " + std::to_string(t.frames.size()) + " has no \"" + name + "\"");
-            values.push_back(metrics[py::str(name)].cast<double>());
+            if (!metrics.contains(name)) throw Error(at + " has no \"" + name + "\"");
+            try {
+                values.push_back(metrics[py::str(name)].cast<double>());
+            } catch (const py::cast_error&) {
+                throw Error(at + ": \"" + name + "\" is not a number");
+            }
         }
         if (metrics.size() != t.metric_names.size())
-            throw Error("pool: frame " + std::to_string(t.frames.size()) + " has other metrics than frame 0");
+            throw Error(at + " has other metrics than frame 0");
         t.frames.push_back(std::move(values));
     }
     return pooled_dict(t);
@@ -284,16 +318,35 @@ public:
     PyScorer(int width, int height, const py::object& pixel_format, int bitdepth, const py::object& features,
              const py::object& model, const std::string& backend, int threads)
         : format_{width, height, parse_pixel_format(pixel_format), bitdepth},
-          scorer_(format_, string_list(features), scorer_options(model, backend, threads)) {}
+          scorer_(format_, string_list(features, "features"), scorer_options(model, backend, threads)) {}
 
     py::list push(const py::handle& ref, const py::handle& dis) {
+        py::list refs, diss;
+        refs.append(ref);
+        diss.append(dis);
+        return push_batch(refs, diss);
+    }
+
+    // Several pictures at once: the CPU engine scores them in parallel (threads).
+    py::list push_batch(const py::sequence& refs, const py::sequence& diss) {
         if (flushed_) throw Error("push after flush(): the clip has ended; make a new Scorer for the next one");
-        const PictureView r(ref, format_, "ref"), d(dis, format_, "dis");
+        if (refs.size() != diss.size())
+            throw Error("push_batch: " + std::to_string(refs.size()) + " reference and " + std::to_string(diss.size()) +
+                        " distorted pictures");
+        std::vector<std::unique_ptr<PictureView>> views;  // alive, with their buffers, until scored
+        std::vector<Picture> pics_ref, pics_dis;
+        for (size_t i = 0; i < refs.size(); i++) {
+            const std::string at = refs.size() == 1 ? "" : "[" + std::to_string(i) + "]";
+            views.push_back(std::make_unique<PictureView>(refs[i], format_, ("ref" + at).c_str()));
+            pics_ref.push_back(views.back()->pic);
+            views.push_back(std::make_unique<PictureView>(diss[i], format_, ("dis" + at).c_str()));
+            pics_dis.push_back(views.back()->pic);
+        }
         std::vector<FrameScores> done;
         {
             py::gil_scoped_release release;
             std::lock_guard<std::mutex> lock(mutex_);
-            done = scorer_.push(r.pic, d.pic);
+            scorer_.push_batch(pics_ref.data(), pics_dis.data(), static_cast<int>(pics_ref.size()), done);
         }
         return frame_list(scorer_.metric_names(), done);
     }
@@ -311,6 +364,7 @@ public:
 
     const std::vector<std::string>& metric_names() const { return scorer_.metric_names(); }
     std::string backend() const { return scorer_.backend_description(); }
+    int preferred_batch() const { return scorer_.preferred_batch(); }
 
 private:
     VideoFormat format_;
@@ -344,7 +398,9 @@ PYBIND11_MODULE(_speedqa, m) {
              py::arg("features") = py::tuple(), py::arg("model") = py::none(), py::arg("backend") = "auto",
              py::arg("threads") = 0)
         .def("push", &PyScorer::push, py::arg("ref"), py::arg("dis"))
+        .def("push_batch", &PyScorer::push_batch, py::arg("refs"), py::arg("diss"))
         .def("flush", &PyScorer::flush)
         .def_property_readonly("metric_names", &PyScorer::metric_names)
-        .def_property_readonly("backend", &PyScorer::backend);
+        .def_property_readonly("backend", &PyScorer::backend)
+        .def_property_readonly("preferred_batch", &PyScorer::preferred_batch);
 }

@@ -104,6 +104,17 @@ def test_y4m_gives_what_raw_gives(name, clips, tmp_path):
     assert len(from_y4m["frames"]) == c.frames
 
 
+def test_a_shorter_file_scores_the_frames_both_have_with_a_warning(clips, tmp_path):
+    c = clips["v1"]
+    short = tmp_path / "short.yuv"
+    short.write_bytes(c.dis.read_bytes()[: 3 * 576 * 324 * 3 // 2])
+    with pytest.warns(UserWarning, match=f'"{short}" ended before "{c.ref}"; scoring the 3 frames they share'):
+        r = speedqa.score(c.ref, short, **c.geometry, features="speed_chroma", model=[])
+    assert [f["frameNum"] for f in r["frames"]] == [0, 1, 2]
+    full = speedqa.score(c.ref, c.dis, **c.geometry, features="speed_chroma", model=[])
+    assert r["frames"] == full["frames"][:3]
+
+
 def test_errors_carry_the_librarys_message(clips, tmp_path):
     c = clips["v1"]
     assert issubclass(speedqa.Error, ValueError)
@@ -124,6 +135,8 @@ def test_errors_carry_the_librarys_message(clips, tmp_path):
         speedqa.score(c.ref, c.dis, width=576, height=324, bitdepth=9)
     with pytest.raises(TypeError):
         speedqa.score(b"/bytes/path", c.dis, **c.geometry)
+    with pytest.raises(TypeError, match="features must be a str or a list of str, not int"):
+        speedqa.score(c.ref, c.dis, **c.geometry, features=3)
     # the command says the same
     proc = run_cli(["-r", str(missing), "-d", str(c.dis), *c.cli_geometry()], tmp_path, check=False)
     with pytest.raises(speedqa.Error) as e:

@@ -91,6 +91,21 @@ def test_motion_holds_a_frame_back_until_the_next(clips):
     assert chroma.flush() == []
 
 
+def test_push_batch_gives_what_push_gives(clips):
+    c = clips["v1"]
+    refs, diss = planes_of(c, c.ref), planes_of(c, c.dis)
+    one_by_one = score_planes(c, refs, diss, features=["speed_temporal"])
+    s = speedqa.Scorer(c.width, c.height, features=["speed_temporal"], backend="cpu", threads=2)
+    assert s.preferred_batch >= 1
+    frames = s.push_batch(refs[:3], diss[:3]) + s.push_batch([], []) + s.push_batch(refs[3:], diss[3:]) + s.flush()
+    assert frames == one_by_one["frames"]
+    s2 = speedqa.Scorer(c.width, c.height, features=["speed_temporal"], model=[])
+    with pytest.raises(speedqa.Error, match=r"dis\[1\] plane 0: expected shape"):
+        s2.push_batch(refs[:2], [diss[0], [diss[1][0][:-1], diss[1][1], diss[1][2]]])
+    with pytest.raises(speedqa.Error, match="push_batch: 2 reference and 1 distorted pictures"):
+        s2.push_batch(refs[:2], diss[:1])
+
+
 def test_bad_pictures_raise_speedqa_error(clips):
     c = clips["v2"]  # 1920x1080 4:2:0 10-bit
     y = np.zeros((1080, 1920), np.uint16)
@@ -121,14 +136,31 @@ def test_bad_pictures_raise_speedqa_error(clips):
         speedqa.Scorer(64, 64, features=["nope"])
     with pytest.raises(speedqa.Error, match="bit depth must be"):
         speedqa.Scorer(64, 64, bitdepth=9)
+    with pytest.raises(speedqa.Error, match="video width and height must be positive"):
+        speedqa.Scorer(0, 64)
+    with pytest.raises(speedqa.Error, match="threads must be 0 .* to 256, not 257"):  # as the command's --threads
+        speedqa.Scorer(64, 64, threads=257)
+    with pytest.raises(speedqa.Error, match='unknown backend "gpu"'):
+        speedqa.Scorer(64, 64, backend="gpu")
+    with pytest.raises(TypeError, match=r"features\[1\] must be a str, not int"):
+        speedqa.Scorer(64, 64, features=["adm", 1])
 
 
 def test_pool_is_the_commands_pooling(clips, tmp_path):
     c = clips["v1"]
     r = speedqa.score(c.ref, c.dis, **c.geometry, features=["speed_chroma"], model=[])
     assert speedqa.pool(r["frames"]) == r["pooled_metrics"]
-    with pytest.raises(speedqa.Error, match="has other metrics"):
+    with pytest.raises(speedqa.Error, match="pool: frame 1 has other metrics than frame 0"):
         speedqa.pool([r["frames"][0], {"frameNum": 1, "metrics": {**r["frames"][1]["metrics"], "x": 1.0}}])
+    with pytest.raises(speedqa.Error, match='pool: frame 0: expected a dict {"frameNum": i, "metrics"'):
+        speedqa.pool([r["frames"][0]["metrics"]])
+    with pytest.raises(speedqa.Error, match='pool: frame 1: "speed_chroma_v" is not a number'):
+        speedqa.pool([r["frames"][0], {"frameNum": 1, "metrics": {**r["frames"][1]["metrics"], "speed_chroma_v": "x"}}])
+    # numpy numbers pool as the floats they hold
+    as_numpy = [{"frameNum": f["frameNum"], "metrics": {k: np.float64(v) for k, v in f["metrics"].items()}}
+                for f in r["frames"]]
+    assert speedqa.pool(as_numpy) == r["pooled_metrics"]
+    assert speedqa.pool([]) == {}
 
 
 def test_the_gil_is_released_while_pushing(clips):
