@@ -24,7 +24,8 @@ def cli_path():
 
 
 class Clip:
-    def __init__(self, info, folder):
+    """A clip of `source`/clips.json, decompressed into `folder`."""
+    def __init__(self, info, folder, source=TESTDATA):
         self.name = info["name"]
         self.width = info["width"]
         self.height = info["height"]
@@ -35,7 +36,7 @@ class Clip:
         self.dis = folder / f"{self.name}_dis.yuv"
         for path, xz in ((self.ref, info["ref_xz"]), (self.dis, info["dis_xz"])):
             if not path.exists():
-                path.write_bytes(lzma.decompress((TESTDATA / xz).read_bytes()))
+                path.write_bytes(lzma.decompress((source / xz).read_bytes()))
 
     @property
     def geometry(self):
@@ -45,11 +46,32 @@ class Clip:
         return ["-w", str(self.width), "-h", str(self.height), "-p", self.pixel_format, "-b", str(self.bitdepth)]
 
 
+def clips_of(source, folder):
+    manifest = json.loads((source / "clips.json").read_text())
+    return {c["name"]: Clip(c, folder, source) for c in manifest["clips"]}
+
+
 @pytest.fixture(scope="session")
 def clips(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("clips")
-    manifest = json.loads((TESTDATA / "clips.json").read_text())
-    return {c["name"]: Clip(c, folder) for c in manifest["clips"]}
+    """The repository's clips (their first frames)."""
+    return clips_of(TESTDATA, tmp_path_factory.mktemp("clips"))
+
+
+def shared_testdata():
+    """The shared test data (../shared/testdata beside the checkout, or
+    $SPEEDQA_SHARED_TESTDATA): required under CI, else the test is skipped."""
+    folder = Path(os.environ.get("SPEEDQA_SHARED_TESTDATA") or ROOT.parent / "shared" / "testdata")
+    if not (folder / "clips.json").is_file():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"shared test data missing under CI: {folder}")
+        pytest.skip(f"no shared test data at {folder} (set SPEEDQA_SHARED_TESTDATA)")
+    return folder
+
+
+@pytest.fixture(scope="session")
+def shared_clips(tmp_path_factory):
+    """The shared test data's clips, whole, as its golden files need them."""
+    return clips_of(shared_testdata(), tmp_path_factory.mktemp("shared_clips"))
 
 
 def run_cli(args, out_dir, name="scores.json", check=True):
