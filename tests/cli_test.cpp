@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "core/cpu_flags.hpp"
+#include "support/command.hpp"
 #include "support/testdata.hpp"
 
 namespace speedqa::testing {
@@ -21,15 +22,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-struct Result {
-    int status = -1;
-    std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
+using Result = CommandResult;
 
 class Cli : public ::testing::Test {
 protected:
@@ -62,15 +55,7 @@ protected:
     }
 
     static Result run(const std::string& args, const std::string& stdin_file = "") {
-        const fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
-        std::string cmd = std::string(SPEEDQA_CLI_PATH) + " " + args + " >" + out.string() + " 2>" + err.string();
-        if (!stdin_file.empty()) cmd = "cat " + stdin_file + " | " + cmd;
-        const int rc = std::system(cmd.c_str());
-        Result r;
-        r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
-        r.out = slurp(out);
-        r.err = slurp(err);
-        return r;
+        return run_command(SPEEDQA_CLI_PATH, args, dir, stdin_file);
     }
 
     static std::string v1() { return "-r " + (dir / "v1_ref.yuv").string() + " -d " + (dir / "v1_dis.yuv").string() + " -w 576 -h 324 -p 420 -b 8"; }

@@ -148,6 +148,35 @@ TEST(Layering, NoFolderCycles) {
     std::printf("[layering] %zu folders, %s\n", edges.size(), cycle.empty() ? "no cycle" : ("cycle " + cycle).c_str());
 }
 
+// The library's messages are in its own words: a command-line flag in one
+// (`--model ...`) means nothing to a program calling the API; the command
+// adds its flags itself. Checks every string literal of the library's code
+// (not the command, its readers and writers, tests or benchmarks).
+TEST(Layering, LibraryMessagesNameNoCommandLineFlags) {
+    const std::regex literal(R"re("(?:[^"\\]|\\.)*")re"), flag("--[a-z]");
+    int files = 0;
+    std::string found;
+    for (const auto& e : fs::recursive_directory_iterator(kRoot / "src")) {
+        const std::string ext = e.path().extension().string();
+        if (ext != ".hpp" && ext != ".cpp" && ext != ".cu" && ext != ".cuh") continue;
+        const std::string rel = fs::relative(e.path(), kRoot).string();
+        const std::string m = module_of(rel);
+        if (m.empty() || m == "cli" || m == "io" || m == "tests" || rel.find("/bench/") != std::string::npos) continue;
+        files++;
+        std::ifstream in(e.path());
+        std::string line;
+        while (std::getline(in, line)) {
+            const size_t start = line.find_first_not_of(" \t");
+            if (start != std::string::npos && (line.compare(start, 2, "//") == 0 || line[start] == '*')) continue;
+            for (std::sregex_iterator it(line.begin(), line.end(), literal), end; it != end; ++it)
+                if (std::regex_search(it->str(), flag)) found += "\n  " + rel + ": " + it->str();
+        }
+    }
+    EXPECT_GT(files, 50);
+    EXPECT_EQ(found, "") << "library messages that name a command-line flag";
+    std::printf("[layering] %d library files, %s\n", files, found.empty() ? "no message names a flag" : "messages name flags");
+}
+
 // The rules themselves: a few includes that must be refused.
 TEST(Layering, TheRulesRefuseWhatTheIssueForbids) {
     EXPECT_FALSE(allowed("features/speed/exact", "core"));

@@ -1,6 +1,8 @@
 """speedqa.score() on files: every value == the speedqa command's JSON (at
 --precision max, round-trip exact), on every clip in testdata/."""
 import math
+import shutil
+import subprocess
 
 import pytest
 
@@ -102,6 +104,32 @@ def test_y4m_gives_what_raw_gives(name, clips, tmp_path):
     from_raw = speedqa.score(c.ref, c.dis, **c.geometry, features=["speed_temporal"])
     assert from_y4m == from_raw
     assert len(from_y4m["frames"]) == c.frames
+
+
+def test_encoded_video_gives_what_the_command_gives(clips, tmp_path):
+    """Encoded files (where the build reads them through libav; else the
+    command's refusal, word for word)."""
+    ffmpeg = shutil.which("ffmpeg")
+    if ffmpeg is None:
+        pytest.fail("the test of encoded input needs the ffmpeg command (tools/setup.sh --tests)")
+    c = clips["v1"]
+    encodes = []
+    for path, crf in ((c.ref, 0), (c.dis, 40)):
+        out = tmp_path / f"{path.stem}.mkv"
+        subprocess.run([ffmpeg, "-loglevel", "error", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", f"{c.width}x{c.height}",
+                        "-i", str(path), "-c:v", "libx264", "-crf", str(crf), str(out)], check=True)
+        encodes.append(out)
+    args = ["-r", str(encodes[0]), "-d", str(encodes[1]), "--feature", "speed_temporal"]
+    cli = run_cli(args, tmp_path, check=False)
+    if isinstance(cli, subprocess.CompletedProcess):  # a build without libav
+        with pytest.raises(speedqa.Error) as e:
+            speedqa.score(*encodes, features="speed_temporal")
+        assert str(e.value) == cli_error(cli)
+        return
+    result = speedqa.score(*encodes, features="speed_temporal")
+    assert len(result["frames"]) == c.frames
+    n = assert_same_as_cli(result, cli)
+    print(f"\n[python] encoded (x264 in Matroska): {n} values == the command's")
 
 
 def test_a_shorter_file_scores_the_frames_both_have_with_a_warning(clips, tmp_path):

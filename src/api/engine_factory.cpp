@@ -111,9 +111,9 @@ std::unique_ptr<Engine> make_engine(const VideoFormat& format, const std::vector
     if (backend == "cuda") {
         const std::string missing = without_cuda_kernels(features);
         if (!missing.empty() && cuda_available(nullptr))
-            throw Error("--backend cuda: the CUDA engine has no kernels for " + missing +
-                        " yet; use --backend cpu or auto");
-        return make_cuda_engine(format, features, choice, "--backend cuda: ");
+            throw Error("backend cuda: the CUDA engine has no kernels for " + missing +
+                        " yet; use the cpu or auto backend");
+        return make_cuda_engine(format, features, choice, "backend cuda: ");
     }
     throw Error("unknown backend \"" + choice.backend + "\" (expected cpu, cuda, auto or cpu-reference)");
 }

@@ -25,6 +25,34 @@ unsigned parse_unsigned(const std::string& flag, const std::string& text) {
     return static_cast<unsigned>(v);
 }
 
+// A distorted video's name in its output path: the file name without
+// folder and extension.
+std::string stem(const std::string& path) {
+    if (path == "-") return "stdin";
+    std::string name = path.substr(path.rfind('/') + 1);
+    const size_t dot = name.rfind('.');
+    if (dot != std::string::npos && dot > 0) name.resize(dot);
+    return name;
+}
+
+// The output file of each distorted video: -o with %s replaced by its name.
+std::vector<std::string> output_paths(const std::string& pattern, const std::vector<std::string>& distorted) {
+    if (pattern.empty()) return std::vector<std::string>(distorted.size());  // none: pooled means on stdout
+    if (distorted.size() > 1 && pattern.find("%s") == std::string::npos)
+        throw CLI::ValidationError("--output", "with several distorted videos it needs %s, where each one's file name "
+                                               "goes (e.g. -o scores_%s.json)");
+    std::vector<std::string> paths;
+    for (const std::string& d : distorted) {
+        std::string p = pattern;
+        for (size_t at = p.find("%s"); at != std::string::npos; at = p.find("%s", at + 1)) p.replace(at, 2, stem(d));
+        for (size_t i = 0; i < paths.size(); i++)
+            if (paths[i] == p)
+                throw CLI::ValidationError("--output", "\"" + distorted[i] + "\" and \"" + d + "\" would both write " + p);
+        paths.push_back(p);
+    }
+    return paths;
+}
+
 }  // namespace
 
 ParseResult parse_command_line(int argc, char** argv, Settings& s) {
@@ -34,44 +62,54 @@ ParseResult parse_command_line(int argc, char** argv, Settings& s) {
     app.set_help_flag("--help", "Print this help and exit");
     app.get_formatter()->column_width(34);
 
-    std::string width, height, pix, bitdepth, cpumask, threads, frame_cnt, skip_ref, skip_dist, subsample, precision;
+    std::string width, height, pix, bitdepth, cpumask, gpumask, threads, frame_cnt, skip_ref, skip_dist, subsample, precision;
     bool xml = false, json = false, csv = false, sub = false, version = false;
 
-    app.add_option("-r,--reference", s.reference, "Reference .y4m or .yuv ('-' = y4m on standard input)")->required();
-    app.add_option("-d,--distorted", s.distorted, "Distorted .y4m or .yuv ('-' = y4m on standard input)")->required();
-    app.add_option("-w,--width", width, "Width (raw .yuv)");
-    app.add_option("-h,--height", height, "Height (raw .yuv)");
-    app.add_option("-p,--pixel_format", pix, "Pixel format of raw .yuv: 420, 422, 444 (or 400)");
-    app.add_option("-b,--bitdepth", bitdepth, "Bit depth of raw .yuv: 8, 10, 12, 16");
+    app.add_option("-r,--reference", s.reference,
+                   "Reference: .y4m, raw .yuv (with -w -h -p -b) or encoded video ('-' = y4m on standard input)")
+        ->type_name("PATH")->required();
+    app.add_option("-d,--distorted", s.distorted,
+                   "Distorted video(s), as the reference; several (-d a.mp4 b.mp4 or -d a.mp4 -d b.mp4): each is\n"
+                   "scored against the one decoded reference, into its own -o file (%s in -o: its name)")
+        ->type_name("PATH ...")->required();
+    app.add_option("-w,--width", width, "Width (raw .yuv)")->type_name("INT");
+    app.add_option("-h,--height", height, "Height (raw .yuv)")->type_name("INT");
+    app.add_option("-p,--pixel_format", pix, "Pixel format of raw .yuv: 420, 422, 444 (or 400)")->type_name("{420,422,444,400}");
+    app.add_option("-b,--bitdepth", bitdepth, "Bit depth of raw .yuv: 8, 10, 12, 16")->type_name("{8,10,12,16}");
     app.add_option("--feature", s.features,
                    "A feature, optionally with options: NAME=opt=val:opt=val (repeatable). Features:\n"
-                   + feature_list());
+                   + feature_list())->type_name("NAME[=OPT=VALUE:...]");
     app.add_option("-m,--model", s.models,
                    "A VMAF model, as vmaf takes it: version=NAME or path=FILE, with :name=LABEL and the other\n"
-                   "vmaf model options (repeatable). Default: version=vmaf_v0.6.1, unless --no_prediction");
-    app.add_option("--model_dir", s.model_dirs, "A folder where version=NAME finds NAME.json (repeatable; then $SPEEDQA_MODEL_DIR and the installed models)");
+                   "vmaf model options (repeatable). Default: version=vmaf_v0.6.1, unless --no_prediction")->type_name("TEXT");
+    app.add_option("--model_dir", s.model_dirs, "A folder where version=NAME finds NAME.json (repeatable; then $SPEEDQA_MODEL_DIR and the installed models)")->type_name("PATH");
     app.add_flag("-n,--no_prediction", s.no_prediction, "Features only: no model (vmaf's flag)");
-    app.add_option("-o,--output", s.output, "Output file ('-' = standard output)");
+    app.add_option("-o,--output", s.output,
+                   "Output file ('-' = standard output); %s is replaced by the distorted video's file name\n"
+                   "without folder and extension (needed with several distorted videos)")->type_name("PATH");
     app.add_flag("--xml", xml, "Write XML (default)");
     app.add_flag("--json", json, "Write JSON");
     app.add_flag("--csv", csv, "Write CSV");
     app.add_flag("--sub", sub, "Write subtitles");
-    app.add_option("--precision", precision, "Digits after the point for every value, or 'max' (%.17g, round-trip)");
-    app.add_option("--threads", threads, "Threads: frames in parallel on the CPU engine (default 1, as vmaf); host threads of the CUDA engine (default: every core)");
-    app.add_option("--cpumask", cpumask, "Restrict instruction sets like libvmaf: 8 = no AVX2, 16 = no AVX-512");
-    app.add_option("--frame_cnt", frame_cnt, "Score at most this many frames");
-    app.add_option("--frame_skip_ref", skip_ref, "Skip the first N reference frames");
-    app.add_option("--frame_skip_dist", skip_dist, "Skip the first N distorted frames");
-    app.add_option("--subsample", subsample, "Report every Nth frame");
+    app.add_option("--precision", precision, "Digits after the point for every value, or 'max' (%.17g, round-trip)")->type_name("INT|max");
+    app.add_option("--threads", threads, "Threads: frames in parallel on the CPU engine (default 1, as vmaf); host threads of the CUDA engine (default: every core)")->type_name("INT");
+    app.add_option("--cpumask", cpumask, "Restrict instruction sets like libvmaf: 8 = no AVX2, 16 = no AVX-512")->type_name("INT");
+    app.add_option("--gpumask", gpumask,
+                   "Restrict GPU use like vmaf: 0 (default) = as --backend says, any other value = no GPU\n"
+                   "(auto scores on the CPU; cuda and --parity are refused)")->type_name("INT");
+    app.add_option("--frame_cnt", frame_cnt, "Score at most this many frames")->type_name("INT");
+    app.add_option("--frame_skip_ref", skip_ref, "Skip the first N reference frames")->type_name("INT");
+    app.add_option("--frame_skip_dist", skip_dist, "Skip the first N distorted frames")->type_name("INT");
+    app.add_option("--subsample", subsample, "Report every Nth frame")->type_name("INT");
     app.add_option("--backend", s.backend,
-                   "cpu, cuda or auto (default cpu); cpu-reference = the straightforward full-frame path, for comparison")
+                   "cpu, cuda or auto (default cpu); cpu-reference = the straightforward full-frame path, for comparison")->type_name("")
         ->check(CLI::IsMember({"cpu", "cuda", "auto", "cpu-reference"}));
     app.add_option("--dispatch", s.dispatch,
                    "Reproduce libvmaf's values of this dispatch: scalar, avx2, avx512 (default: the one libvmaf picks on\n"
-                   "this CPU under --cpumask; they differ for SpEED's covariance sums and ADM with adm_csf_mode=1)")
+                   "this CPU under --cpumask; they differ for SpEED's covariance sums and ADM with adm_csf_mode=1)")->type_name("")
         ->check(CLI::IsMember({"scalar", "avx2", "avx512"}));
-    app.add_option("--cov_order", s.dispatch, "Same as --dispatch (its former name)")->check(CLI::IsMember({"scalar", "avx2", "avx512"}));
-    app.add_option("--batch", s.batch, "Frames per engine call (default: the engine's choice)")->check(CLI::Range(1, 4096));
+    app.add_option("--cov_order", s.dispatch, "Same as --dispatch (its former name)")->type_name("")->check(CLI::IsMember({"scalar", "avx2", "avx512"}));
+    app.add_option("--batch", s.batch, "Frames per engine call (default: the engine's choice)")->type_name("INT")->check(CLI::Range(1, 4096));
     app.add_flag("--parity", s.parity,
                  "Run the CPU and the CUDA engine on the input and compare every value; exit 0 only if all are identical");
     app.add_flag("-q,--quiet", s.quiet, "No progress meter");
@@ -123,6 +161,13 @@ ParseResult parse_command_line(int argc, char** argv, Settings& s) {
             if (s.threads > 256) throw CLI::ValidationError("--threads", "at most 256");
         }
         if (!cpumask.empty()) s.cpumask = parse_unsigned("--cpumask", cpumask);
+        if (!gpumask.empty()) s.gpumask = parse_unsigned("--gpumask", gpumask);
+        if (s.gpumask && (s.backend == "cuda" || s.parity))
+            throw CLI::ValidationError("--gpumask", gpumask + " forbids the GPU, which " +
+                                                       (s.parity ? "--parity" : "--backend cuda") + " needs");
+        if (s.parity && s.distorted.size() > 1)
+            throw CLI::ValidationError("--parity", "compares the engines on one distorted video");
+        s.outputs = output_paths(s.output, s.distorted);
         if (!frame_cnt.empty()) s.frame_cnt = parse_unsigned("--frame_cnt", frame_cnt);
         if (!skip_ref.empty()) s.frame_skip_ref = parse_unsigned("--frame_skip_ref", skip_ref);
         if (!skip_dist.empty()) s.frame_skip_dist = parse_unsigned("--frame_skip_dist", skip_dist);

@@ -1,5 +1,5 @@
 // The speedqa command line: the vmaf CLI's flags, plus --backend,
-// --precision, --dispatch and --model_dir.
+// --precision, --dispatch, --model_dir and several distorted videos.
 #pragma once
 
 #include <optional>
@@ -12,14 +12,17 @@
 namespace speedqa::cli {
 
 struct Settings {
-    std::string reference, distorted;
+    std::string reference;
+    std::vector<std::string> distorted;  // one or more, each scored against the reference
     std::optional<io::RawParams> raw;  // set when any of -w -h -p -b is given
     std::vector<std::string> features;
-    std::string output;                // "" = no file (pooled means go to stdout)
+    std::string output;                // -o as given: "" = no file (pooled means go to stdout)
+    std::vector<std::string> outputs;  // the output file of each distorted video (%s replaced)
     io::OutputFormat format = io::OutputFormat::xml;
     io::Precision precision;
     int threads = 0;  // not given: CPU engine 1 thread (vmaf's default); cuda and auto every core
     unsigned cpumask = 0;
+    unsigned gpumask = 0;  // vmaf's: non-zero forbids the GPU
     unsigned frame_cnt = 0, frame_skip_ref = 0, frame_skip_dist = 0, subsample = 0;
     bool quiet = false;
     std::string backend = "cpu";

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <cstdio>
+#include <optional>
+#include <utility>
 
 #include "core/env.hpp"
 #include "io/pooling.hpp"
@@ -68,8 +70,6 @@ int report_parity(const std::vector<std::string>& names, const std::vector<Frame
     return identical == values ? 0 : 3;
 }
 
-}  // namespace
-
 // SPEEDQA_TIMING=1: where the wall time of a run goes, on stderr.
 class PhaseTimer {
 public:
@@ -86,16 +86,39 @@ private:
     std::chrono::steady_clock::time_point last_;
 };
 
-int run(const Settings& s) {
-    PhaseTimer timer;
-    if (s.reference == "-" && s.distorted == "-")
-        throw Error("reference and distorted cannot both be standard input");
-    auto ref = io::VideoReader::open(s.reference, s.raw);
-    auto dis = io::VideoReader::open(s.distorted, s.raw);
-    check_compatible(*ref, *dis);
-    const VideoFormat format = ref->format();
-    timer.mark("open inputs");
+// The reader of an input. Encoded video in a build without libavformat
+// gets the ffmpeg command that pipes it in.
+std::unique_ptr<io::VideoReader> open_input(const std::string& path, const std::optional<io::RawParams>& raw,
+                                            const char* flag) {
+    try {
+        return io::VideoReader::open(path, raw);
+    } catch (const io::NoDecoderError& e) {
+        throw Error(std::string(e.what()) + "; decode it with ffmpeg into a pipe instead: ffmpeg -i " + path +
+                    " -strict -1 -f yuv4mpegpipe - | speedqa " + flag + " - ...");
+    }
+}
 
+// --frame_skip_ref / --frame_skip_dist.
+void skip_frames(io::VideoReader& r, unsigned n, const char* flag) {
+    for (unsigned i = 0; i < n; i++)
+        if (!r.next())
+            throw Error(std::string(flag) + " " + std::to_string(n) + ": " + r.path() + " has only " + std::to_string(i) +
+                        " frame" + (i == 1 ? "" : "s"));
+}
+
+// One distorted video scored against the reference.
+struct Job {
+    std::unique_ptr<io::VideoReader> dis;
+    std::string output;   // "" = none
+    std::string label;    // starts its messages when there are several
+    std::unique_ptr<Scorer> scorer, twin;  // twin: the CUDA engine under --parity
+    std::vector<FrameScores> scores, twin_scores;
+    std::vector<io::FramePtr> prev_ref, prev_dis;  // the last frames pushed, newest first
+    long long frames = 0;  // pairs pushed
+    bool ended = false;
+};
+
+void create_scorers(Job& j, const VideoFormat& format, const Settings& s) {
     ScorerOptions o;
     o.backend = s.backend;
     o.threads = s.threads;
@@ -104,144 +127,207 @@ int run(const Settings& s) {
     o.batch = s.batch;
     o.models = s.models;
     o.model_dirs = s.model_dirs;
-    std::unique_ptr<Scorer> scorer, twin;  // twin: the CUDA engine under --parity
+    if (s.gpumask && o.backend == "auto") {  // vmaf's mask forbids the GPU
+        o.backend = "cpu";
+        if (!s.quiet) std::fprintf(stderr, "%sbackend auto: using the CPU engine (--gpumask %u)\n", j.label.c_str(), s.gpumask);
+    }
     if (s.parity) {
         o.backend = "cpu";
-        scorer = std::make_unique<Scorer>(format, s.features, o);
+        j.scorer = std::make_unique<Scorer>(format, s.features, o);
         o.backend = "cuda";
-        twin = std::make_unique<Scorer>(format, s.features, o);
+        j.twin = std::make_unique<Scorer>(format, s.features, o);
         if (!s.quiet)
-            std::fprintf(stderr, "parity: %s vs %s\n", scorer->backend_description().c_str(),
-                         twin->backend_description().c_str());
-    } else {
-        scorer = std::make_unique<Scorer>(format, s.features, o);
-        if (!s.quiet) {
-            if (!scorer->backend_choice().empty()) std::fprintf(stderr, "%s\n", scorer->backend_choice().c_str());
-            else if (s.backend == "cuda") std::fprintf(stderr, "%s\n", scorer->backend_description().c_str());
+            std::fprintf(stderr, "parity: %s vs %s\n", j.scorer->backend_description().c_str(),
+                         j.twin->backend_description().c_str());
+        return;
+    }
+    j.scorer = std::make_unique<Scorer>(format, s.features, o);
+    if (s.quiet) return;
+    if (!j.scorer->backend_choice().empty())
+        std::fprintf(stderr, "%s%s\n", j.label.c_str(), j.scorer->backend_choice().c_str());
+    else if (o.backend == "cuda")
+        std::fprintf(stderr, "%s%s\n", j.label.c_str(), j.scorer->backend_description().c_str());
+}
+
+// Scores the job's next frames against `ref` (the reference's next frames).
+void push(Job& j, const std::vector<io::FramePtr>& ref, const io::VideoReader& reference) {
+    std::vector<io::FramePtr> dis;
+    for (size_t k = 0; k < ref.size(); k++) {
+        io::FramePtr d = j.dis->next();
+        if (!d) {
+            std::fprintf(stderr, "warning: \"%s\" ended before \"%s\"; scoring the %lld frames they share\n",
+                         j.dis->path().c_str(), reference.path().c_str(), j.frames + static_cast<long long>(k));
+            j.ended = true;
+            break;
         }
+        dis.push_back(std::move(d));
     }
-    timer.mark("create engine");
-    for (unsigned i = 0; i < s.frame_skip_ref; i++)
-        if (!ref->next()) break;
-    for (unsigned i = 0; i < s.frame_skip_dist; i++)
-        if (!dis->next()) break;
-
-    // files (not pipes): their frame counts are known up front
-    const bool lengths_known = ref->frame_count() >= 0 && dis->frame_count() >= 0;
-    if (lengths_known) {
-        long long n = std::min(ref->frame_count() - static_cast<long long>(s.frame_skip_ref),
-                               dis->frame_count() - static_cast<long long>(s.frame_skip_dist));
-        if (s.frame_cnt) n = std::min<long long>(n, s.frame_cnt);
-        scorer->expect_frames(std::max(0LL, n));
-    }
-    int batch_size = std::max(scorer->preferred_batch(), twin ? twin->preferred_batch() : 0);
-    // frames from a pipe are held in memory until scored: keep that bounded
-    if (!lengths_known) batch_size = std::min(batch_size, 32);
-
-    Progress progress(!s.quiet && isatty(fileno(stderr)));
-    std::vector<io::FramePtr> batch_ref, batch_dis, prev_ref, prev_dis;  // prev: newest first
+    const int count = static_cast<int>(dis.size());
+    if (count == 0) return;
     std::vector<Picture> pics_ref, pics_dis;
-    std::vector<FrameScores> scores, twin_scores;
-    long long index = 0;
-    bool ended = false;
-    while (!ended) {
-        // (auto: the batch grows to the device engine's once it has taken over)
-        if (lengths_known) batch_size = std::max(batch_size, scorer->preferred_batch());
-        batch_ref.clear();
-        batch_dis.clear();
-        while (static_cast<int>(batch_ref.size()) < batch_size) {
-            if (s.frame_cnt && index + static_cast<long long>(batch_ref.size()) >= s.frame_cnt) {
-                ended = true;
-                break;
-            }
-            io::FramePtr r = ref->next();
-            io::FramePtr d = dis->next();
-            if (!r || !d) {
-                if (r || d)
-                    std::fprintf(stderr, "warning: \"%s\" ended before \"%s\"; scoring the %lld frames they share\n",
-                                 (r ? dis : ref)->path().c_str(), (r ? ref : dis)->path().c_str(),
-                                 index + static_cast<long long>(batch_ref.size()));
-                ended = true;
-                break;
-            }
-            batch_ref.push_back(std::move(r));
-            batch_dis.push_back(std::move(d));
-        }
-        if (batch_ref.empty()) break;
-        pics_ref.clear();
-        pics_dis.clear();
-        for (size_t k = 0; k < batch_ref.size(); k++) {
-            pics_ref.push_back(batch_ref[k]->pic);
-            pics_dis.push_back(batch_dis[k]->pic);
-        }
-        // the frames before this batch, which this command still holds
-        PreviousFrames previous;
-        for (size_t h = 0; h < prev_ref.size(); h++) {
-            previous.ref[h] = &prev_ref[h]->pic;
-            previous.dis[h] = &prev_dis[h]->pic;
-        }
-        const int count = static_cast<int>(pics_ref.size());
-        scorer->push_batch(pics_ref.data(), pics_dis.data(), count, scores, &previous);
-        if (twin) twin->push_batch(pics_ref.data(), pics_dis.data(), count, twin_scores, &previous);
-        // newest first: frames index + count - 1, index + count - 2
-        std::vector<io::FramePtr> next_ref, next_dis;
-        for (int h = 0; h < 2; h++) {
-            const int k = count - 1 - h;
-            if (k >= 0) {
-                next_ref.push_back(batch_ref[static_cast<size_t>(k)]);
-                next_dis.push_back(batch_dis[static_cast<size_t>(k)]);
-            } else if (!prev_ref.empty()) {
-                next_ref.push_back(prev_ref[0]);
-                next_dis.push_back(prev_dis[0]);
-            }
-        }
-        prev_ref = std::move(next_ref);
-        prev_dis = std::move(next_dis);
-        index += count;
-        progress.update(index);
+    for (int k = 0; k < count; k++) {
+        pics_ref.push_back(ref[static_cast<size_t>(k)]->pic);
+        pics_dis.push_back(dis[static_cast<size_t>(k)]->pic);
     }
-    {
+    // the frames before these, which this command still holds
+    PreviousFrames previous;
+    for (size_t h = 0; h < j.prev_ref.size(); h++) {
+        previous.ref[h] = &j.prev_ref[h]->pic;
+        previous.dis[h] = &j.prev_dis[h]->pic;
+    }
+    j.scorer->push_batch(pics_ref.data(), pics_dis.data(), count, j.scores, &previous);
+    if (j.twin) j.twin->push_batch(pics_ref.data(), pics_dis.data(), count, j.twin_scores, &previous);
+    std::vector<io::FramePtr> prev_ref, prev_dis;
+    for (int h = 0; h < 2; h++) {
+        const int k = count - 1 - h;
+        if (k >= 0) {
+            prev_ref.push_back(ref[static_cast<size_t>(k)]);
+            prev_dis.push_back(dis[static_cast<size_t>(k)]);
+        } else if (!j.prev_ref.empty()) {
+            prev_ref.push_back(j.prev_ref[0]);
+            prev_dis.push_back(j.prev_dis[0]);
+        }
+    }
+    j.prev_ref = std::move(prev_ref);
+    j.prev_dis = std::move(prev_dis);
+    j.frames += count;
+}
+
+void flush(Job& j) {
+    for (auto [scorer, scores] : {std::pair{j.scorer.get(), &j.scores}, std::pair{j.twin.get(), &j.twin_scores}}) {
+        if (!scorer) continue;
         std::vector<FrameScores> rest = scorer->flush();
-        scores.insert(scores.end(), std::make_move_iterator(rest.begin()), std::make_move_iterator(rest.end()));
-        if (twin) {
-            rest = twin->flush();
-            twin_scores.insert(twin_scores.end(), std::make_move_iterator(rest.begin()), std::make_move_iterator(rest.end()));
-        }
+        scores->insert(scores->end(), std::make_move_iterator(rest.begin()), std::make_move_iterator(rest.end()));
     }
-    progress.finish();
-    timer.mark("score all frames");
-    if (index == 0) throw Error("no frames to score: " + (ref->frame_count() == 0 ? ref->path() : dis->path()) + " is empty");
+}
 
-    if (!s.quiet)
-        for (const std::string& n : scorer->notes()) std::fprintf(stderr, "warning: %s\n", n.c_str());
-    if (twin) return report_parity(scorer->metric_names(), scores, twin_scores);
-    if (s.backend == "auto" && !s.quiet) std::fprintf(stderr, "%s\n", scorer->backend_description().c_str());
-
+// The scores as the output file holds them, or their pooled means on
+// standard output when there is no file.
+void write_scores(Job& j, const Settings& s, const VideoFormat& format, double fps) {
     io::ScoreTable table;
-    table.metric_names = scorer->metric_names();
+    table.metric_names = j.scorer->metric_names();
     table.width = format.width;
     table.height = format.height;
     table.version = std::string("speedqa ") + speedqa::version();
     table.subsample = s.subsample;
-    table.fps = progress.fps(index);
-    table.frames.reserve(scores.size());
-    for (FrameScores& f : scores) table.frames.push_back(std::move(f.values));
+    table.fps = fps;
+    table.frames.reserve(j.scores.size());
+    for (FrameScores& f : j.scores) table.frames.push_back(std::move(f.values));
+    if (!j.output.empty()) return io::write_scores_file(j.output, s.format, table, s.precision);
+    // (vmaf prints its models' pooled means on a terminal)
+    for (size_t m = 0; m < table.metric_names.size(); m++)
+        std::printf("%s%s: %f\n", j.label.c_str(), table.metric_names[m].c_str(), io::pool_metric(table, m).mean);
+}
 
-    if (!s.output.empty()) {
-        io::write_scores_file(s.output, s.format, table, s.precision);
-        timer.mark("write output");
-    } else {
-        // No file: the pooled mean of each metric (vmaf prints its models' on a terminal).
-        for (size_t m = 0; m < table.metric_names.size(); m++) {
-            const io::Pooled p = io::pool_metric(table, m);
-            std::printf("%s: %f\n", table.metric_names[m].c_str(), p.mean);
-        }
+}  // namespace
+
+int run(const Settings& s) {
+    PhaseTimer timer;
+    // a run must not end on an output it cannot write
+    for (const std::string& o : s.outputs)
+        if (!o.empty()) io::check_output_writable(o);
+    if (s.reference == "-" && std::count(s.distorted.begin(), s.distorted.end(), "-"))
+        throw Error("reference and distorted cannot both be standard input");
+    if (std::count(s.distorted.begin(), s.distorted.end(), "-") > 1)
+        throw Error("only one distorted video can be standard input");
+    auto ref = open_input(s.reference, s.raw, "-r");
+    std::vector<Job> jobs(s.distorted.size());
+    for (size_t i = 0; i < jobs.size(); i++) {
+        jobs[i].dis = open_input(s.distorted[i], s.raw, "-d");
+        jobs[i].output = s.outputs[i];
+        if (jobs.size() > 1) jobs[i].label = s.distorted[i] + ": ";
+        check_compatible(*ref, *jobs[i].dis);
     }
+    const VideoFormat format = ref->format();
+    timer.mark("open inputs");
+
+    for (Job& j : jobs) create_scorers(j, format, s);
+    timer.mark("create engine");
+    skip_frames(*ref, s.frame_skip_ref, "--frame_skip_ref");
+    for (Job& j : jobs) skip_frames(*j.dis, s.frame_skip_dist, "--frame_skip_dist");
+
+    // files (not pipes, not encoded video): their frame counts are known up front
+    bool lengths_known = ref->frame_count() >= 0;
+    for (Job& j : jobs) {
+        if (ref->frame_count() < 0 || j.dis->frame_count() < 0) {
+            lengths_known = false;
+            continue;
+        }
+        long long n = std::min(ref->frame_count() - static_cast<long long>(s.frame_skip_ref),
+                               j.dis->frame_count() - static_cast<long long>(s.frame_skip_dist));
+        if (s.frame_cnt) n = std::min<long long>(n, s.frame_cnt);
+        j.scorer->expect_frames(std::max(0LL, n));
+    }
+
+    Progress progress(!s.quiet && isatty(fileno(stderr)));
+    std::vector<io::FramePtr> batch;
+    long long index = 0;  // reference frames read
+    bool ref_ran_out = false;
+    for (bool active = true; active;) {
+        int batch_size = 1;  // (auto: grows to the device engine's once it has taken over)
+        for (const Job& j : jobs)
+            if (!j.ended) batch_size = std::max({batch_size, j.scorer->preferred_batch(), j.twin ? j.twin->preferred_batch() : 0});
+        // frames from a pipe or a decoder are held in memory until scored: keep that bounded
+        if (!lengths_known) batch_size = std::min(batch_size, 32);
+        batch.clear();
+        bool ref_ended = false;
+        while (static_cast<int>(batch.size()) < batch_size) {
+            if (s.frame_cnt && index + static_cast<long long>(batch.size()) >= s.frame_cnt) {
+                ref_ended = true;
+                break;
+            }
+            io::FramePtr r = ref->next();
+            if (!r) {
+                ref_ended = ref_ran_out = true;
+                break;
+            }
+            batch.push_back(std::move(r));
+        }
+        active = false;
+        for (Job& j : jobs) {
+            if (j.ended) continue;
+            if (!batch.empty()) push(j, batch, *ref);
+            if (ref_ended && !j.ended) {
+                if (ref_ran_out && j.dis->next())
+                    std::fprintf(stderr, "warning: \"%s\" ended before \"%s\"; scoring the %lld frames they share\n",
+                                 ref->path().c_str(), j.dis->path().c_str(), j.frames);
+                j.ended = true;
+            }
+            active = active || !j.ended;
+        }
+        index += static_cast<long long>(batch.size());
+        progress.update(index);
+    }
+    for (Job& j : jobs) flush(j);
+    progress.finish();
+    timer.mark("score all frames");
+    for (const Job& j : jobs) {
+        if (j.frames > 0) continue;
+        const bool ref_empty = index == 0;
+        const io::VideoReader& empty = ref_empty ? *ref : *j.dis;
+        const unsigned skipped = ref_empty ? s.frame_skip_ref : s.frame_skip_dist;
+        throw Error("no frames to score: " + empty.path() +
+                    (skipped ? " has no frame after the " + std::to_string(skipped) + " skipped by " +
+                                   (ref_empty ? "--frame_skip_ref" : "--frame_skip_dist")
+                             : std::string(" is empty")));
+    }
+
+    bool holds_device = false;
+    for (Job& j : jobs) {
+        if (!s.quiet)
+            for (const std::string& n : j.scorer->notes()) std::fprintf(stderr, "%swarning: %s\n", j.label.c_str(), n.c_str());
+        if (j.twin) return report_parity(j.scorer->metric_names(), j.scores, j.twin_scores);
+        if (s.backend == "auto" && !s.gpumask && !s.quiet)
+            std::fprintf(stderr, "%s%s\n", j.label.c_str(), j.scorer->backend_description().c_str());
+        write_scores(j, s, format, progress.fps(index));
+        holds_device = holds_device || j.scorer->holds_device();
+    }
+    timer.mark("write output");
     // The output is written and closed. Releasing a GPU (context, pinned
     // staging) costs tens of milliseconds, and on a short clip with auto the
     // CUDA engine may still be starting, which would have to finish first:
     // the process leaves without either; the system reclaims it all.
-    if (scorer->holds_device()) {
+    if (holds_device) {
         std::fflush(stdout);
         std::fflush(stderr);
         std::_Exit(0);

@@ -171,7 +171,7 @@ FeatureRequest parse_feature_request(const std::string& text) {
     FeatureRequest r;
     const size_t eq = text.find('=');
     r.name = text.substr(0, eq);
-    if (r.name.empty()) throw Error("--feature \"" + text + "\": no feature name");
+    if (r.name.empty()) throw Error("feature \"" + text + "\": no feature name");
     if (eq == std::string::npos) return r;
     const std::string rest = text.substr(eq + 1);
     size_t pos = 0;

@@ -80,57 +80,93 @@ std::string follow_links(const std::string& path) {
     return t;
 }
 
+// Where a score file for `path` goes.
+struct Target {
+    enum Kind { standard_output, in_place, replaced } kind;
+    std::string path;     // in_place: `path`; replaced: the file the links lead to
+    std::string dir;      // replaced: the folder of `path`, where the temporary file goes
+    std::string tmp;      // replaced: mkstemp's template of the temporary file
+    mode_t mode = 0;      // replaced: the mode the file gets
+};
+
+Target resolve(const std::string& path) {
+    if (path == "-") return {Target::standard_output, path, "", "", 0};
+    if (path.empty()) throw Error("the output path is empty");
+    // /dev/stdout and friends stand for an open file, maybe a regular one
+    // the shell redirected to: replacing it would lose the output. Other
+    // existing files that are not regular (FIFOs) cannot be replaced either.
+    if (path.starts_with("/dev/") || path.starts_with("/proc/")) return {Target::in_place, path, "", "", 0};
+    Target t{Target::replaced, follow_links(path), "", "", 0666 & ~current_umask()};
+    struct stat st;
+    if (::stat(t.path.c_str(), &st) == 0) {
+        if (S_ISDIR(st.st_mode)) throw Error(path + ": is a directory");
+        if (!S_ISREG(st.st_mode)) return {Target::in_place, path, "", "", 0};
+        t.mode = st.st_mode & 07777;  // a replaced file keeps its mode
+    }
+    if (t.path.back() == '/') throw Error(path + ": is a directory");
+    const size_t slash = t.path.rfind('/');
+    t.dir = slash == std::string::npos ? "." : slash == 0 ? "/" : t.path.substr(0, slash);
+    const std::string base = slash == std::string::npos ? t.path : t.path.substr(slash + 1);
+    t.tmp = (slash == std::string::npos ? std::string() : t.path.substr(0, slash + 1)) + "." + base.substr(0, 200) +
+            ".tmp-XXXXXX";
+    return t;
+}
+
+// A new temporary file beside the target (its name is left in t.tmp).
+int create_temporary(const std::string& path, Target& t) {
+    int fd = ::mkstemp(t.tmp.data());
+    if (fd < 0) throw Error(path + ": cannot create a file in " + t.dir + ": " + errno_text());
+    return fd;
+}
+
 }  // namespace
 
-void write_scores_file(const std::string& path, OutputFormat fmt, const ScoreTable& t, Precision p) {
-    write_file(path, format_scores(fmt, t, p));
+void check_output_writable(const std::string& path) {
+    Target t = resolve(path);
+    switch (t.kind) {
+    case Target::standard_output: return;
+    case Target::in_place:
+        if (::access(path.c_str(), W_OK) != 0) throw Error(path + ": cannot open for writing: " + errno_text());
+        return;
+    case Target::replaced: {
+        // what writing it at the end will do: create a file in that folder
+        const int fd = create_temporary(path, t);
+        ::close(fd);
+        ::unlink(t.tmp.c_str());
+        return;
+    }
+    }
+}
+
+void write_scores_file(const std::string& path, OutputFormat fmt, const ScoreTable& table, Precision p) {
+    write_file(path, format_scores(fmt, table, p));
 }
 
 void write_file(const std::string& path, const std::string& text) {
-    if (path == "-") {
+    Target t = resolve(path);
+    if (t.kind == Target::standard_output) {
         if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0)
             throw Error("stdout: cannot write: " + errno_text());
         return;
     }
-    if (path.empty()) throw Error("the output path is empty");
-
-    // /dev/stdout and friends stand for an open file, maybe a regular one
-    // the shell redirected to: replacing it would lose the output. Other
-    // existing files that are not regular (FIFOs) cannot be replaced either.
-    if (path.starts_with("/dev/") || path.starts_with("/proc/")) return write_in_place(path, text);
-    const std::string target = follow_links(path);
-    mode_t mode = 0666 & ~current_umask();
-    struct stat st;
-    if (::stat(target.c_str(), &st) == 0) {
-        if (S_ISDIR(st.st_mode)) throw Error(path + ": is a directory");
-        if (!S_ISREG(st.st_mode)) return write_in_place(path, text);
-        mode = st.st_mode & 07777;  // a replaced file keeps its mode
-    }
-    if (target.back() == '/') throw Error(path + ": is a directory");
-
-    const size_t slash = target.rfind('/');
-    const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : target.substr(0, slash);
-    const std::string base = slash == std::string::npos ? target : target.substr(slash + 1);
-    std::string tmp = (slash == std::string::npos ? std::string() : target.substr(0, slash + 1)) + "." +
-                      base.substr(0, 200) + ".tmp-XXXXXX";
-    int fd = ::mkstemp(tmp.data());
-    if (fd < 0) throw Error(path + ": cannot create a file in " + dir + ": " + errno_text());
+    if (t.kind == Target::in_place) return write_in_place(path, text);
+    const int fd = create_temporary(path, t);
 
     // No fsync: the rename makes the file appear whole or not at all for any
     // reader; flushing to the disk is the system's business (vmaf does not
     // either), and on ext4 an fsync can wait for unrelated dirty data.
-    bool ok = write_all(fd, text) && ::fchmod(fd, mode) == 0;
+    bool ok = write_all(fd, text) && ::fchmod(fd, t.mode) == 0;
     std::string why = ok ? "" : errno_text();
     if (::close(fd) != 0 && ok) {
         ok = false;
         why = errno_text();
     }
-    if (ok && ::rename(tmp.c_str(), target.c_str()) != 0) {
+    if (ok && ::rename(t.tmp.c_str(), t.path.c_str()) != 0) {
         ok = false;
         why = errno_text();
     }
     if (!ok) {
-        ::unlink(tmp.c_str());
+        ::unlink(t.tmp.c_str());
         throw Error(path + ": cannot write: " + why);
     }
 }

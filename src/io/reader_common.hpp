@@ -1,4 +1,4 @@
-// Internal to the readers: the two implementations and the errors they share.
+// Internal to the readers: the implementations and the errors they share.
 #pragma once
 
 #include <memory>
@@ -19,6 +19,10 @@ std::unique_ptr<VideoReader> make_mapped_reader(const std::string& path, const s
 // Takes ownership of `fd` when `owned` (closed even if this throws).
 std::unique_ptr<VideoReader> make_stream_reader(const std::string& path, const std::string& name, int fd,
                                                 bool owned, const std::optional<VideoFormat>& raw);
+
+// Encoded video (io/decoded_reader.cpp; io/no_decoder.cpp in a build
+// without libavformat/libavcodec).
+std::unique_ptr<VideoReader> make_decoded_reader(const std::string& path);
 
 Error not_y4m_error(const std::string& name);
 Error truncated_frame_error(const std::string& name, long long frame, size_t got, size_t want);

@@ -4,9 +4,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <climits>
 #include <cstring>
+#include <string_view>
 
 #include "io/reader_common.hpp"
 #include "io/y4m.hpp"
@@ -35,6 +37,26 @@ Error too_many_frames_error(const std::string& name) {
     return Error(name + ": more than " + std::to_string(INT_MAX) + " frames");
 }
 
+namespace {
+
+bool has_extension(const std::string& path, std::string_view ext) {
+    if (path.size() < ext.size()) return false;
+    for (size_t i = 0; i < ext.size(); i++)
+        if (std::tolower(static_cast<unsigned char>(path[path.size() - ext.size() + i])) != ext[i]) return false;
+    return true;
+}
+
+// Whether the regular file `fd` is encoded video: it has no y4m signature
+// and is not named like y4m or raw video (those get the y4m reader's errors).
+bool is_encoded(int fd, const std::string& path) {
+    if (has_extension(path, ".y4m") || has_extension(path, ".yuv")) return false;
+    char head[kY4mSignature.size()] = {};
+    const ssize_t n = ::pread(fd, head, sizeof head, 0);
+    return !(n > 0 && has_y4m_signature(std::string_view(head, static_cast<size_t>(n))));
+}
+
+}  // namespace
+
 std::unique_ptr<VideoReader> VideoReader::open(const std::string& path, const std::optional<RawParams>& raw) {
     const bool is_stdin = path == "-";
     const std::string name = is_stdin ? "stdin" : path;
@@ -61,6 +83,10 @@ std::unique_ptr<VideoReader> VideoReader::open(const std::string& path, const st
     if (S_ISDIR(st.st_mode)) {
         ::close(fd);
         throw Error(path + ": is a directory, not a video file");
+    }
+    if (S_ISREG(st.st_mode) && !raw && is_encoded(fd, path)) {
+        ::close(fd);
+        return make_decoded_reader(path);
     }
     if (S_ISREG(st.st_mode)) {
         std::shared_ptr<const Mapping> file;

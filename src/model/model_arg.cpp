@@ -7,7 +7,7 @@ namespace speedqa::model {
 namespace {
 
 [[noreturn]] void bad(const std::string& text, const std::string& why) {
-    throw Error("--model \"" + text + "\": " + why);
+    throw Error("model \"" + text + "\": " + why);
 }
 
 bool flag_value(const std::string& text, const std::string& key, const std::string* value) {

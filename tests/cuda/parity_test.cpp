@@ -211,7 +211,11 @@ TEST(CudaParity, NoDeviceIsReportedClearly) {
         make_engine(format, specs.list, c);
         FAIL() << "expected an error";
     } catch (const Error& e) {
-        EXPECT_NE(std::string(e.what()).find("no CUDA device"), std::string::npos) << e.what();
+        // the one line names the backend and says why, in the words device_present() found
+        const std::string msg = e.what();
+        EXPECT_NE(msg.find("cuda"), std::string::npos) << msg;
+        EXPECT_NE(msg.find(why), std::string::npos) << msg << " (expected the reason: " << why << ")";
+        EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
     }
     c.backend = "auto";
     std::string note;

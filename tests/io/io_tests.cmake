@@ -9,6 +9,11 @@ add_executable(speedqa_io_tests
   ${CMAKE_CURRENT_LIST_DIR}/stream_reader_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/y4m_test.cpp
 )
+if(SPEEDQA_HAVE_LIBAV)
+  # encoded input, against the ffmpeg command
+  target_sources(speedqa_io_tests PRIVATE ${CMAKE_CURRENT_LIST_DIR}/decoded_reader_test.cpp)
+  target_link_libraries(speedqa_io_tests PRIVATE speedqa_testsupport)
+endif()
 target_include_directories(speedqa_io_tests PRIVATE ${CMAKE_CURRENT_LIST_DIR})
 target_link_libraries(speedqa_io_tests PRIVATE speedqa_io GTest::gtest GTest::gtest_main Threads::Threads)
 include(GoogleTest)

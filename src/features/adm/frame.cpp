@@ -14,14 +14,6 @@ namespace {
 
 using namespace exact;
 
-// libvmaf's mirrored filter taps: row/column 2i-1+k of n for output i, with
-// {1, 0, 1, 2} for i = 0 and reflection past the end.
-int tap_index(int i, int k, int n) {
-    if (i == 0) return k == 1 ? 0 : (k == 3 ? 2 : 1);
-    const int v = 2 * i - 1 + k;
-    return v >= n ? 2 * n - v - 1 : v;
-}
-
 constexpr int kPad = 64;   // elements past each row that vector loads may touch
 
 // Rows of one stage kept for the masking's 3x3 neighbourhood.
@@ -67,11 +59,10 @@ struct Scratch final : KernelScratch {
         tmp32.assign(static_cast<size_t>(4) * plan.s[1].in_w + 2 * kPad, 0);
         s0.resize(plan.s[0].w);
         s123.resize(plan.s[1].w);
-        a16.assign(static_cast<size_t>(plan.s[0].w) + kPad, 0);
         const size_t plane = static_cast<size_t>(plan.s[0].w) * plan.s[0].h + kPad;
         for (auto& p : planes) p.assign(plane, 0);
     }
-    std::vector<int16_t> tmp16, a16;
+    std::vector<int16_t> tmp16;
     std::vector<int32_t> tmp32;
     ScaleBuffers<int16_t> s0;
     ScaleBuffers<int32_t> s123;
@@ -181,7 +172,7 @@ public:
             csf(i, b_.a, b_.dlm_csf, b_.dlm_flt);
             if (!p_.opt.skip_aim) csf(i, b_.r, b_.aim_csf, b_.aim_flt);
         }
-        if (i >= s_.score.top && i < s_.score.bottom) den(i);
+        if (i >= s_.score.top && i < s_.score.bottom) den();
         if (i >= 1 && visits(i - 1)) mask(i - 1);
         if (i == s_.h - 1 && visits(i)) mask(i);
     }
@@ -236,7 +227,7 @@ private:
         }
     }
 
-    void den(int i) {
+    void den() {
         uint64_t inner[3] = {};
         const Row3<const T> ref = cref(b_.ref_row());
         if constexpr (sizeof(T) == 2) {
@@ -280,6 +271,7 @@ private:
     Scale0Consts consts0() const {
         Scale0Consts k{};
         k.gain_limit = p_.opt.enhn_gain_limit;
+        k.gain_int = k.gain_limit == std::floor(k.gain_limit) ? static_cast<int32_t>(k.gain_limit) : 0;
         k.cos_1deg_sq = p_.cos_1deg_sq;
         k.div_lookup = p_.div_lookup.data();
         for (int t = 0; t < 3; ++t) {
@@ -293,6 +285,7 @@ private:
     Scale123Consts consts123(const int64_t* rf) const {
         Scale123Consts k{};
         k.gain_limit = p_.opt.enhn_gain_limit;
+        k.gain_int = k.gain_limit == std::floor(k.gain_limit) ? static_cast<int32_t>(k.gain_limit) : 0;
         k.cos_1deg_sq = p_.cos_1deg_sq;
         k.div_lookup = p_.div_lookup.data();
         for (int t = 0; t < 3; ++t) k.rf[t] = rf[t];
@@ -323,18 +316,17 @@ void dwt_row_scale0(const Plan& plan, const RowKernels& k, const Picture& pic, i
                     int32_t* a) {
     const ScalePlan& s = plan.s[0];
     const bool low_only = plan.opt.skip_scale0;
-    int16_t* a16 = ws.a16.data();
     int16_t* tmp = ws.tmp16.data();
     int rows[4];
     for (int r = 0; r < 4; ++r) rows[r] = tap_index(i, r, s.in_h);
     if (plan.bitdepth == 8) {
         const uint8_t* r[4] = {pixel_row(pic, rows[0]), pixel_row(pic, rows[1]), pixel_row(pic, rows[2]),
                                pixel_row(pic, rows[3])};
-        k.dwt0_8(r, s.in_w, tmp, a16, out.p[1], out.p[0], out.p[2], low_only);
+        k.dwt0_8(r, s.in_w, tmp, a, out.p[1], out.p[0], out.p[2], low_only);
     } else {
         const uint16_t* r[4];
         for (int q = 0; q < 4; ++q) r[q] = reinterpret_cast<const uint16_t*>(pixel_row(pic, rows[q]));
-        k.dwt0_16(r, s.in_w, plan.bitdepth, tmp, a16, out.p[1], out.p[0], out.p[2], low_only);
+        k.dwt0_16(r, s.in_w, plan.bitdepth, tmp, a, out.p[1], out.p[0], out.p[2], low_only);
     }
     // libvmaf's SIMD DWT's last block reads on past the low-pass row into
     // the high-pass one (they lie one after the other) instead of mirroring.
@@ -342,10 +334,9 @@ void dwt_row_scale0(const Plan& plan, const RowKernels& k, const Picture& pic, i
         const int j = s.w - 1;
         const int16_t* lo = tmp;
         const int32_t l0 = lo[2 * j - 1], l1 = lo[2 * j], l2 = lo[2 * j + 1], l3 = lo[2 * j + 2];
-        a16[j] = dwt0_horizontal(kLo, l0, l1, l2, l3);
+        a[j] = dwt0_horizontal(kLo, l0, l1, l2, l3);
         out.p[1][j] = dwt0_horizontal(kHi, l0, l1, l2, l3);
     }
-    for (int j = 0; j < s.w; ++j) a[j] = a16[j];
 }
 
 void dwt_row_scale123(const Plan& plan, const RowKernels& k, int scale, int i, Scratch& ws, const int32_t* in_ref,

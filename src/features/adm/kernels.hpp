@@ -20,6 +20,7 @@ namespace speedqa::adm {
 // Per-row parameters of scale 0.
 struct Scale0Consts {
     double gain_limit;
+    int32_t gain_int;       // gain_limit when it is a whole number (then rst * gain is exact in 32 bits), else 0
     float cos_1deg_sq;
     const int32_t* div_lookup;
     int32_t rf[3];          // CSF factor of h, v, d (Q21, Q21, Q23)
@@ -30,6 +31,7 @@ struct Scale0Consts {
 // Per-row parameters of scales 1-3.
 struct Scale123Consts {
     double gain_limit;
+    int32_t gain_int;       // gain_limit when it is a whole number, else 0
     float cos_1deg_sq;
     const int32_t* div_lookup;
     int64_t rf[3];          // CSF factor as the span's lanes read it (Q32)
@@ -48,11 +50,12 @@ struct Row3 {
 struct RowKernels {
     // --- scale 0 (16-bit coefficients)
     // One output row of the DWT of rows r[0..3] (mirrored by the caller), all
-    // w = (width + 1) / 2 columns: a, v, h, d; low_only: a alone. tmp holds
-    // 2 * width int16_t: the low then the high vertical pass (libvmaf's order).
-    void (*dwt0_8)(const uint8_t* const r[4], int width, int16_t* tmp, int16_t* a, int16_t* v, int16_t* h, int16_t* d,
+    // w = (width + 1) / 2 columns: a (16-bit values widened for the next
+    // scale), v, h, d; low_only: a alone. tmp holds 2 * width int16_t: the
+    // low then the high vertical pass (libvmaf's order).
+    void (*dwt0_8)(const uint8_t* const r[4], int width, int16_t* tmp, int32_t* a, int16_t* v, int16_t* h, int16_t* d,
                    bool low_only);
-    void (*dwt0_16)(const uint16_t* const r[4], int width, int bitdepth, int16_t* tmp, int16_t* a, int16_t* v,
+    void (*dwt0_16)(const uint16_t* const r[4], int width, int bitdepth, int16_t* tmp, int32_t* a, int16_t* v,
                     int16_t* h, int16_t* d, bool low_only);
     // Restored (r) and additive (a) parts of the distorted coefficients.
     void (*decouple0)(Row3<const int16_t> ref, Row3<const int16_t> dis, Row3<int16_t> r, Row3<int16_t> a, int begin,
@@ -78,6 +81,7 @@ struct RowKernels {
                         int end, bool round_first, const Scale123Consts& k);
     void (*den123)(Row3<const int32_t> ref, int begin, int end, const Scale123Consts& k, uint64_t sums[3]);
     void (*csf123)(const int32_t* src, int32_t* value, int32_t* filtered, int begin, int end, int64_t rf);
+    // flt: values csf123 makes (|v| < 2^26.1).
     void (*cm123)(Row3<const int32_t> csf, const Row3<const int32_t> flt[3], Row3<const int32_t> src, int begin,
                   int end, Lane lane, const Scale123Consts& k, int64_t sums[3]);
 };

@@ -9,15 +9,8 @@ namespace {
 
 using namespace exact;
 
-// Column/row 2j-1+k for output j, {1, 0, 1, 2} for j = 0, mirrored past n.
-int tap(int j, int k, int n) {
-    if (j == 0) return k == 1 ? 0 : (k == 3 ? 2 : 1);
-    const int v = 2 * j - 1 + k;
-    return v >= n ? 2 * n - v - 1 : v;
-}
-
 template <class P>
-void dwt0(const P* const r[4], int width, int bitdepth, int16_t* tmp, int16_t* a, int16_t* v, int16_t* h, int16_t* d,
+void dwt0(const P* const r[4], int width, int bitdepth, int16_t* tmp, int32_t* a, int16_t* v, int16_t* h, int16_t* d,
           bool low_only) {
     const int32_t round = 1 << (bitdepth - 1);
     int16_t* lo = tmp;
@@ -29,7 +22,7 @@ void dwt0(const P* const r[4], int width, int bitdepth, int16_t* tmp, int16_t* a
     }
     const int w = (width + 1) / 2;
     for (int j = 0; j < w; ++j) {
-        const int c0 = tap(j, 0, width), c1 = tap(j, 1, width), c2 = tap(j, 2, width), c3 = tap(j, 3, width);
+        const int c0 = tap_index(j, 0, width), c1 = tap_index(j, 1, width), c2 = tap_index(j, 2, width), c3 = tap_index(j, 3, width);
         a[j] = dwt0_horizontal(kLo, lo[c0], lo[c1], lo[c2], lo[c3]);
         if (low_only) continue;
         v[j] = dwt0_horizontal(kHi, lo[c0], lo[c1], lo[c2], lo[c3]);
@@ -38,12 +31,12 @@ void dwt0(const P* const r[4], int width, int bitdepth, int16_t* tmp, int16_t* a
     }
 }
 
-void dwt0_8(const uint8_t* const r[4], int width, int16_t* tmp, int16_t* a, int16_t* v, int16_t* h, int16_t* d,
+void dwt0_8(const uint8_t* const r[4], int width, int16_t* tmp, int32_t* a, int16_t* v, int16_t* h, int16_t* d,
             bool low_only) {
     dwt0(r, width, 8, tmp, a, v, h, d, low_only);
 }
 
-void dwt0_16(const uint16_t* const r[4], int width, int bitdepth, int16_t* tmp, int16_t* a, int16_t* v, int16_t* h,
+void dwt0_16(const uint16_t* const r[4], int width, int bitdepth, int16_t* tmp, int32_t* a, int16_t* v, int16_t* h,
              int16_t* d, bool low_only) {
     dwt0(r, width, bitdepth, tmp, a, v, h, d, low_only);
 }
@@ -147,7 +140,7 @@ void dwt123(const int32_t* const ref[4], const int32_t* const dis[4], int width,
         const int32_t* lo = tmp + static_cast<size_t>(2 * img) * width;
         const int32_t* hi = lo + width;
         for (int j = 0; j < w; ++j) {
-            const int c0 = tap(j, 0, width), c1 = tap(j, 1, width), c2 = tap(j, 2, width), c3 = tap(j, 3, width);
+            const int c0 = tap_index(j, 0, width), c1 = tap_index(j, 1, width), c2 = tap_index(j, 2, width), c3 = tap_index(j, 3, width);
             as[img][j] = dwt_i4(kLo, lo[c0], lo[c1], lo[c2], lo[c3], hr, hs);
             outs[img].p[1][j] = dwt_i4(kHi, lo[c0], lo[c1], lo[c2], lo[c3], hr, hs);
             outs[img].p[0][j] = dwt_i4(kLo, hi[c0], hi[c1], hi[c2], hi[c3], hr, hs);
@@ -217,5 +210,9 @@ const RowKernels& row_kernels_c() {
     static const RowKernels k{dwt0_8, dwt0_16, decouple0, den0, csf0, cm0, dwt123, decouple123, den123, csf123, cm123};
     return k;
 }
+
+#ifndef SPEEDQA_X86
+const RowKernels* row_kernels_avx2() { return nullptr; }   // x86/kernels_avx2.cpp is built on x86 only
+#endif
 
 }  // namespace speedqa::adm

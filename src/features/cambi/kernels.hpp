@@ -79,15 +79,23 @@ struct Kernels {
     // Keeps every other row and column of image and mask, in place: the new
     // size is width x height.
     void (*decimate)(uint16_t* image, uint8_t* mask, ptrdiff_t stride, int width, int height);
-    void (*filter_scale)(const ScaleArgs& args);
-    BandingStats (*banding)(const BandingArgs& args);
+    // Steps [from, to) of the filtering: step i filters row i along the
+    // row and finishes row i - 1 (row 0 at step 0, the last row when to is
+    // the height). Calls cover 0 .. height in order; scratch carries over.
+    void (*filter_scale)(const ScaleArgs& args, int from, int to);
+    // Rows [from, to) of the banding pass: their levels, and those of pad
+    // rows above and below, must be there. Calls cover 0 .. height in order
+    // (the first one starts the counts); scratch carries over, and `stats`
+    // adds up (the values go on after the `stats->nonzero` ones written).
+    void (*banding)(const BandingArgs& args, int from, int to, BandingStats* stats);
 };
 
 // Bytes of one histogram level (or column) in the banding scratch: every
 // column of the window's reach, an empty one, and room for whole-vector reads.
 inline ptrdiff_t banding_row_bytes(int width, int pad) { return (width + 2 * pad + 1 + 64 + 31) / 32 * 32; }
+// Every level's row, and a spare line.
 inline size_t banding_scratch_bytes(int width, int pad, const Levels& l) {
-    return static_cast<size_t>(banding_row_bytes(width, pad)) * static_cast<size_t>(l.row);
+    return static_cast<size_t>(banding_row_bytes(width, pad)) * static_cast<size_t>(l.row) + 64;
 }
 inline size_t mask_scratch_bytes(int width) { return static_cast<size_t>(kMaskFilter + 1) * width + 2 * kMaskPad; }
 // Pictures and masks are allocated with this many spare elements past their

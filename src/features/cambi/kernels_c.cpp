@@ -96,9 +96,9 @@ void finish_row(const ScaleArgs& a, int m) {
     }
 }
 
-void filter_scale_c(const ScaleArgs& a) {
+void filter_scale_c(const ScaleArgs& a, int from, int to) {
     const int w = a.width, h = a.height;
-    for (int i = 0; i < h; i++) {
+    for (int i = from; i < to; i++) {
         const uint16_t* in = a.image + i * a.stride;
         uint16_t* filtered = a.scratch + (i % 3) * w;
         filtered[0] = in[0];
@@ -114,7 +114,7 @@ void filter_scale_c(const ScaleArgs& a) {
         }
         if (i == 0) finish_row(a, 0);  // the first row keeps its values
     }
-    if (h >= 2) finish_row(a, h - 1);  // and so does the last
+    if (to == h && h >= 2) finish_row(a, h - 1);  // and so does the last
 }
 
 // Column x of the picture (x from -pad) counts the levels of its pixels in
@@ -180,17 +180,17 @@ void banding_row(const BandingArgs& a, int r, BandingStats& st) {
     }
 }
 
-BandingStats banding_c(const BandingArgs& a) {
-    std::memset(a.nonzero, 0, banding_bits_words(static_cast<size_t>(a.width) * a.height) * sizeof(uint64_t));
-    std::memset(a.columns, 0, static_cast<size_t>(a.width + 2 * a.pad) * static_cast<size_t>(a.plan->levels.row));
-    for (int r = 0; r < a.pad; r++) update_columns(a, r, 1);
-    BandingStats st;
-    for (int r = 0; r < a.height; r++) {
+void banding_c(const BandingArgs& a, int from, int to, BandingStats* st) {
+    if (from == 0) {
+        std::memset(a.nonzero, 0, banding_bits_words(static_cast<size_t>(a.width) * a.height) * sizeof(uint64_t));
+        std::memset(a.columns, 0, static_cast<size_t>(a.width + 2 * a.pad) * static_cast<size_t>(a.plan->levels.row));
+        for (int r = 0; r < a.pad; r++) update_columns(a, r, 1);
+    }
+    for (int r = from; r < to; r++) {
         if (r + a.pad < a.height) update_columns(a, r + a.pad, 1);
         if (r - a.pad - 1 >= 0) update_columns(a, r - a.pad - 1, 255);
-        banding_row(a, r, st);
+        banding_row(a, r, *st);
     }
-    return st;
 }
 
 }  // namespace

@@ -10,6 +10,10 @@
 namespace speedqa::cambi {
 namespace {
 
+// Rows of a band of the filter and banding passes: their levels stay in
+// cache between the two.
+constexpr int kBandRows = 32;
+
 size_t area(int w, int h) { return static_cast<size_t>(w) * static_cast<size_t>(h); }
 
 int widest_window(const Plan& p) { return p.full_ref ? std::max(p.dis.window, p.src.window) : p.dis.window; }
@@ -102,7 +106,6 @@ double picture_score(const Picture& picture, const ImagePlan& ip, const Plan& pl
         f.level_out = ws.levels.data();
         f.decimate = s + 1 < kScales;
         f.scratch = ws.mode_rows.data();
-        k.filter_scale(f);
         BandingArgs a;
         a.levels = ws.levels.data();
         a.width = w;
@@ -112,7 +115,18 @@ double picture_score(const Picture& picture, const ImagePlan& ip, const Plan& pl
         a.columns = ws.columns.data();
         a.nonzero = ws.nonzero.data();
         a.values = ws.values.data();
-        const BandingStats st = k.banding(a);
+        // Bands of rows, the banding pass following the filter while the
+        // levels it reads are still in cache.
+        BandingStats st;
+        for (int steps = 0, done = 0; done < h;) {
+            const int to = std::min(h, steps + kBandRows);
+            k.filter_scale(f, steps, to);
+            steps = to;
+            const int ready = to == h ? h : to - 1;  // rows with their levels
+            const int upto = ready == h ? h : std::max(done, ready - a.pad);
+            if (upto > done) k.banding(a, done, upto, &st);
+            done = upto;
+        }
         means[s] = topk_mean(ws.nonzero.data(), ws.values.data(), w * h, st, plan.topk, ws.pooling.data());
     }
     return weighted_score(means, ip.window);

@@ -1,9 +1,8 @@
 // One picture's CAMBI score on the CPU: preprocessing to 10 bits, the
-// spatial mask, then per scale decimation, the mode filter, the banding
-// values and their topk pooling.
+// spatial mask, then per scale the mode filter (which also leaves the next
+// scale), the banding values and their topk pooling.
 #pragma once
 
-#include <memory>
 #include <vector>
 
 #include "core/video.hpp"
@@ -20,8 +19,8 @@ struct Workspace {
     std::vector<uint8_t> mask;
     std::vector<uint8_t> mask_rows;   // spatial mask: column sums and a ring of flags
     std::vector<uint16_t> mode_rows;  // mode filter: three filtered rows
-    std::vector<uint16_t> levels;
-    std::vector<uint8_t> columns;
+    std::vector<uint16_t> levels;     // histogram levels of a scale
+    std::vector<uint8_t> columns;     // the banding pass's counts
     std::vector<uint64_t> nonzero;    // the banding values: which are nonzero
     std::vector<float> values;        // and those
     std::vector<float> pooling;       // scratch of the pooling

@@ -10,6 +10,15 @@
 namespace speedqa::cambi {
 namespace {
 
+// Set bits of a word (inline: without a popcnt instruction in the baseline
+// ISA, std::popcount is a library call).
+int ones(uint64_t m) {
+    m = m - (m >> 1 & 0x5555555555555555u);
+    m = (m & 0x3333333333333333u) + (m >> 2 & 0x3333333333333333u);
+    m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+    return static_cast<int>(m * 0x0101010101010101u >> 56);
+}
+
 bool is_set(const uint64_t* bits, long long i) { return bits[i / 64] >> (i % 64) & 1; }
 
 // Bits of word w that stand for pixels below `end`.
@@ -50,7 +59,7 @@ bool mean_after_zero_pivot(const uint64_t* nonzero, const float* values, long lo
         uint64_t zeros = ~nonzero[w] & below(w, n);
         if (!zeros) continue;
         const long long base = static_cast<long long>(w) * 64;
-        const int z = std::popcount(zeros);
+        const int z = ones(zeros);
         if (base + (63 - std::countl_zero(zeros)) + s + z <= n) {
             s += z;
             continue;
@@ -70,7 +79,7 @@ bool mean_after_zero_pivot(const uint64_t* nonzero, const float* values, long lo
     for (int w = 0; w < words && static_cast<long long>(w) * 64 < front; w++) {
         const uint64_t in = below(w, front);
         const uint64_t own = nonzero[w] & in, slots = ~nonzero[w] & in;
-        const int z = std::popcount(slots);
+        const int z = ones(slots);
         uint64_t moved = 0, walk = slots;
         for (long long passed = 0; y >= front && n - y <= zeros_before + z; y = tail.next()) {
             for (; passed < n - y - zeros_before - 1; passed++) walk &= walk - 1;

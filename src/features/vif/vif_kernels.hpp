@@ -49,7 +49,9 @@ struct ScaleArgs {
 // Per-worker buffers of a kernel, sized once for the frame's widest scale.
 class ScaleScratch {
 public:
-    virtual ~ScaleScratch() = default;
+    // defined out of line: the type's identity is emitted once, outside the
+    // files built for wider instruction sets
+    virtual ~ScaleScratch();
 };
 
 struct Kernels {

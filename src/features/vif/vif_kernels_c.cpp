@@ -121,6 +121,8 @@ constexpr Kernels kC{"c", make_scratch_c, scale_pass_c};
 
 }  // namespace
 
+ScaleScratch::~ScaleScratch() = default;
+
 const Kernels& kernels_c() { return kC; }
 
 #if !defined(SPEEDQA_X86)

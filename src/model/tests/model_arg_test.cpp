@@ -10,7 +10,7 @@ namespace {
 using testing::expect_error;
 
 void expect_bad(const std::string& text, const std::string& part) {
-    expect_error([&] { parse_model_arg(text); }, "--model \"" + text + "\": ", part);
+    expect_error([&] { parse_model_arg(text); }, "model \"" + text + "\": ", part);
 }
 
 TEST(ModelArg, PathAndDefaults) {

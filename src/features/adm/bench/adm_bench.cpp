@@ -160,7 +160,8 @@ int bench(int argc, char** argv) {
         return 1;
     }
     std::vector<Case> cases;
-    if (const testing::ClipInfo* v2 = data->clip("v2")) {
+    auto wanted = [&](const std::string& name) { return name.find(which) != std::string::npos; };
+    if (const testing::ClipInfo* v2 = data->clip("v2"); v2 && wanted("1080p 10-bit (v2)")) {
         Case c{"1080p 10-bit (v2)", v2->format, {}, {}, std::min(frames, v2->frames)};
         c.format.pix = PixelFormat::yuv400;
         const size_t luma = static_cast<size_t>(v2->format.width) * v2->format.height * 2;
@@ -176,6 +177,7 @@ int bench(int argc, char** argv) {
         const auto& ref = testing::load_xz(v1->ref_xz);
         const auto& dis = testing::load_xz(v1->dis_xz);
         for (auto [w, h, name] : {std::tuple{1920, 1080, "1080p 8-bit (v1 scaled)"}, std::tuple{3840, 2160, "4K 8-bit (v1 scaled)"}}) {
+            if (!wanted(name)) continue;
             Case c{name, {w, h, PixelFormat::yuv400, 8}, scale_luma(*v1, ref, frames, w, h), scale_luma(*v1, dis, frames, w, h),
                    frames};
             if (out_dir) {

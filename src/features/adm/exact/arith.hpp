@@ -68,6 +68,14 @@ SPEEDQA_HD int64_t shr_logical(int64_t v, int s) { return static_cast<int64_t>(s
 
 // ---------------------------------------------------------------- DWT ----
 
+// The input row/column of tap k (0..3) of output i of n: 2i-1+k, with
+// {1, 0, 1, 2} for i = 0 and reflection past the end (n >= 5).
+SPEEDQA_HD int tap_index(int i, int k, int n) {
+    if (i == 0) return k == 1 ? 0 : (k == 3 ? 2 : 1);
+    const int v = 2 * i - 1 + k;
+    return v >= n ? 2 * n - v - 1 : v;
+}
+
 // Scale 0, vertical pass of one column: four samples (already mirrored),
 // normalised to a signed range; libvmaf keeps the low 16 bits.
 SPEEDQA_HD int16_t dwt0_vertical(const int32_t* f, int32_t s0, int32_t s1, int32_t s2, int32_t s3, int32_t offset,

@@ -54,7 +54,8 @@ static inline __m256i pair(int16_t a, int16_t b) {
 
 // Horizontal pass of one tmp row (lo or hi, n wide) into two bands over the
 // interior outputs [1, jend): taps 2j-1 .. 2j+2 need no mirroring there.
-static int dwt0_horizontal(const int16_t* t, int16_t* lo_out, int16_t* hi_out, int jend) {
+// lo_out: 32-bit (band a, kept for the next scale) or 16-bit.
+static int dwt0_horizontal(const int16_t* t, int32_t* lo32, int16_t* lo_out, int16_t* hi_out, int jend) {
     const __m256i l01 = pair(kLo16[0], kLo16[1]), l23 = pair(kLo16[2], kLo16[3]);
     const __m256i h01 = pair(kHi16[0], kHi16[1]), h23 = pair(kHi16[2], kHi16[3]);
     const __m256i round = _mm256_set1_epi32(32768);
@@ -65,7 +66,10 @@ static int dwt0_horizontal(const int16_t* t, int16_t* lo_out, int16_t* hi_out, i
         const __m256i p1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t + 2 * j + 1));
         const __m256i lo = _mm256_srai_epi32(
             _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(p0, l01), _mm256_madd_epi16(p1, l23)), round), 16);
-        store8x16(lo_out + j, lo);
+        if (lo32)
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(lo32 + j), lo);
+        else
+            store8x16(lo_out + j, lo);
         if (hi_out) {
             const __m256i hi = _mm256_srai_epi32(
                 _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(p0, h01), _mm256_madd_epi16(p1, h23)), round), 16);
@@ -75,7 +79,8 @@ static int dwt0_horizontal(const int16_t* t, int16_t* lo_out, int16_t* hi_out, i
     return j;
 }
 
-// One output column with mirrored taps (the C arithmetic).
+// One output column with mirrored taps (the C arithmetic; exact/arith.hpp's
+// tap_index, kept static here so that this file shares no code).
 static int tap(int j, int k, int n) {
     if (j == 0) return k == 1 ? 0 : (k == 3 ? 2 : 1);
     const int v = 2 * j - 1 + k;
@@ -87,15 +92,15 @@ static int16_t dwt0_column(const int16_t* t, int j, int n, const int16_t* f) {
     return static_cast<int16_t>(static_cast<uint32_t>(static_cast<int32_t>(acc + 32768u) >> 16));
 }
 
-static void dwt0_horizontal_row(const int16_t* tmp, int width, int16_t* a, int16_t* v, int16_t* h, int16_t* d,
+static void dwt0_horizontal_row(const int16_t* tmp, int width, int32_t* a, int16_t* v, int16_t* h, int16_t* d,
                                 bool low_only) {
     const int w = (width + 1) / 2;
     const int16_t* lo = tmp;
     const int16_t* hi = tmp + width;
     // Interior: 2j + 2 <= width - 1.
     const int jend = (width - 3) / 2 + 1 < w ? (width - 3) / 2 + 1 : w;
-    int j = jend > 1 ? dwt0_horizontal(lo, a, low_only ? nullptr : v, jend) : 1;
-    if (!low_only && jend > 1) dwt0_horizontal(hi, h, d, jend);
+    int j = jend > 1 ? dwt0_horizontal(lo, a, nullptr, low_only ? nullptr : v, jend) : 1;
+    if (!low_only && jend > 1) dwt0_horizontal(hi, nullptr, h, d, jend);
     for (int c = 0; c < w; c = (c == 0 ? j : c + 1)) {
         a[c] = dwt0_column(lo, c, width, kLo16);
         if (low_only) continue;
@@ -109,7 +114,7 @@ static void dwt0_horizontal_row(const int16_t* tmp, int width, int16_t* a, int16
 // (offset by -32768 for samples above 15 bits), bias the constant that
 // makes up for the offset and the normalisation.
 static inline void dwt0_vertical16(__m256i s0, __m256i s1, __m256i s2, __m256i s3, __m256i lo_bias, __m256i hi_bias,
-                                   int shift, int16_t* lo, int16_t* hi) {
+                                   int shift, bool wrap, int16_t* lo, int16_t* hi) {
     const __m256i a01 = _mm256_unpacklo_epi16(s0, s1), b01 = _mm256_unpackhi_epi16(s0, s1);
     const __m256i a23 = _mm256_unpacklo_epi16(s2, s3), b23 = _mm256_unpackhi_epi16(s2, s3);
     const __m256i l01 = pair(kLo16[0], kLo16[1]), l23 = pair(kLo16[2], kLo16[3]);
@@ -119,16 +124,26 @@ static inline void dwt0_vertical16(__m256i s0, __m256i s1, __m256i s2, __m256i s
     __m256i lb = _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(b01, l01), _mm256_madd_epi16(b23, l23)), lo_bias);
     la = _mm256_sra_epi32(la, sh);
     lb = _mm256_sra_epi32(lb, sh);
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(lo), _mm256_packs_epi32(trunc16(la), trunc16(lb)));
+    // Within int16 for samples of the bit depth; samples past it (16-bit
+    // containers) may wrap, as libvmaf's truncating stores do.
+    if (wrap) {
+        la = trunc16(la);
+        lb = trunc16(lb);
+    }
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(lo), _mm256_packs_epi32(la, lb));
     if (!hi) return;
     __m256i ha = _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(a01, h01), _mm256_madd_epi16(a23, h23)), hi_bias);
     __m256i hb = _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(b01, h01), _mm256_madd_epi16(b23, h23)), hi_bias);
     ha = _mm256_sra_epi32(ha, sh);
     hb = _mm256_sra_epi32(hb, sh);
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(hi), _mm256_packs_epi32(trunc16(ha), trunc16(hb)));
+    if (wrap) {
+        ha = trunc16(ha);
+        hb = trunc16(hb);
+    }
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(hi), _mm256_packs_epi32(ha, hb));
 }
 
-static void dwt0_8(const uint8_t* const r[4], int width, int16_t* tmp, int16_t* a, int16_t* v, int16_t* h, int16_t* d,
+static void dwt0_8(const uint8_t* const r[4], int width, int16_t* tmp, int32_t* a, int16_t* v, int16_t* h, int16_t* d,
                    bool low_only) {
     int16_t* lo = tmp;
     int16_t* hi = tmp + width;
@@ -140,7 +155,7 @@ static void dwt0_8(const uint8_t* const r[4], int width, int16_t* tmp, int16_t* 
         const __m256i s1 = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r[1] + x)));
         const __m256i s2 = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r[2] + x)));
         const __m256i s3 = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r[3] + x)));
-        dwt0_vertical16(s0, s1, s2, s3, lo_bias, hi_bias, 8, lo + x, low_only ? nullptr : hi + x);
+        dwt0_vertical16(s0, s1, s2, s3, lo_bias, hi_bias, 8, false, lo + x, low_only ? nullptr : hi + x);
     }
     for (; x < width; ++x) {
         const int32_t s0 = r[0][x], s1 = r[1][x], s2 = r[2][x], s3 = r[3][x];
@@ -152,7 +167,7 @@ static void dwt0_8(const uint8_t* const r[4], int width, int16_t* tmp, int16_t* 
     dwt0_horizontal_row(tmp, width, a, v, h, d, low_only);
 }
 
-static void dwt0_16(const uint16_t* const r[4], int width, int bitdepth, int16_t* tmp, int16_t* a, int16_t* v,
+static void dwt0_16(const uint16_t* const r[4], int width, int bitdepth, int16_t* tmp, int32_t* a, int16_t* v,
                     int16_t* h, int16_t* d, bool low_only) {
     int16_t* lo = tmp;
     int16_t* hi = tmp + width;
@@ -162,13 +177,19 @@ static void dwt0_16(const uint16_t* const r[4], int width, int bitdepth, int16_t
     const uint32_t hi_bias = round;   // the high-pass taps sum to 0
     const __m256i lb = _mm256_set1_epi32(static_cast<int32_t>(lo_bias)), hb = _mm256_set1_epi32(static_cast<int32_t>(hi_bias));
     const __m256i off = _mm256_set1_epi16(static_cast<int16_t>(-32768));
+    // Samples of the bit depth give int16 results; samples past it (the
+    // container allows them) may wrap, which the truncation reproduces.
+    const __m256i over = _mm256_set1_epi16(static_cast<int16_t>(static_cast<uint16_t>(0xFFFFu << bitdepth)));
     int x = 0;
     for (; x + 16 <= width; x += 16) {
-        const __m256i s0 = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(r[0] + x)), off);
-        const __m256i s1 = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(r[1] + x)), off);
-        const __m256i s2 = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(r[2] + x)), off);
-        const __m256i s3 = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(r[3] + x)), off);
-        dwt0_vertical16(s0, s1, s2, s3, lb, hb, bitdepth, lo + x, low_only ? nullptr : hi + x);
+        const __m256i u0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r[0] + x));
+        const __m256i u1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r[1] + x));
+        const __m256i u2 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r[2] + x));
+        const __m256i u3 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r[3] + x));
+        const __m256i all = _mm256_or_si256(_mm256_or_si256(u0, u1), _mm256_or_si256(u2, u3));
+        const bool wrap = !_mm256_testz_si256(all, over);
+        dwt0_vertical16(_mm256_xor_si256(u0, off), _mm256_xor_si256(u1, off), _mm256_xor_si256(u2, off),
+                        _mm256_xor_si256(u3, off), lb, hb, bitdepth, wrap, lo + x, low_only ? nullptr : hi + x);
     }
     for (; x < width; ++x) {
         const int32_t s0 = r[0][x], s1 = r[1][x], s2 = r[2][x], s3 = r[3][x];
@@ -189,7 +210,13 @@ static void dwt0_16(const uint16_t* const r[4], int width, int bitdepth, int16_t
 static inline void decouple0_orient(__m256i o, __m256i t, __m256i angle, bool simd, const Scale0Consts& k,
                                     __m256d gain, int16_t* r_out, int16_t* a_out) {
     const __m256i zero = _mm256_setzero_si256(), q15 = _mm256_set1_epi32(32768);
-    const __m256i div = _mm256_i32gather_epi32(k.div_lookup, _mm256_add_epi32(o, q15), 4);
+    // libvmaf's table of 2^30 / o truncated, computed: the double quotient
+    // is within 2^-23 of the true one, whose fraction is 0 or >= 2^-15 from
+    // an integer, so truncating it gives the table's value (o = 0: unused).
+    const __m256i onz = _mm256_blendv_epi8(o, _mm256_set1_epi32(1), _mm256_cmpeq_epi32(o, zero));
+    const __m256d q30 = _mm256_set1_pd(1073741824.0);
+    const __m256i div = _mm256_setr_m128i(_mm256_cvttpd_epi32(_mm256_div_pd(q30, _mm256_cvtepi32_pd(_mm256_castsi256_si128(onz)))),
+                                          _mm256_cvttpd_epi32(_mm256_div_pd(q30, _mm256_cvtepi32_pd(_mm256_extracti128_si256(onz, 1)))));
     const __m256i r15 = _mm256_set1_epi64x(16384);
     // (div * t + 16384) >> 15, low 32 bits; even and odd lanes separately.
     const __m256i pe = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(div, t), r15), 15);
@@ -203,7 +230,13 @@ static inline void decouple0_orient(__m256i o, __m256i t, __m256i angle, bool si
     const __m256i kpos = _mm256_cmpgt_epi32(kk, zero);
     const __m256i pos = _mm256_and_si256(angle, _mm256_and_si256(kpos, _mm256_cmpgt_epi32(o, zero)));
     const __m256i neg = _mm256_and_si256(angle, _mm256_and_si256(kpos, _mm256_cmpgt_epi32(zero, o)));
-    if (!_mm256_testz_si256(_mm256_or_si256(pos, neg), _mm256_or_si256(pos, neg))) {
+    if (k.gain_int && !_mm256_testz_si256(_mm256_or_si256(pos, neg), _mm256_or_si256(pos, neg))) {
+        // A whole gain (<= 100): rst * gain is an exact integer (|rst| <= 2^15),
+        // so rounding and truncation both leave it: bound it by t in 32 bits.
+        const __m256i g = _mm256_mullo_epi32(rst, _mm256_set1_epi32(k.gain_int));
+        const __m256i bounded = _mm256_blendv_epi8(_mm256_max_epi32(g, t), _mm256_min_epi32(g, t), pos);
+        rst = _mm256_blendv_epi8(rst, bounded, _mm256_or_si256(pos, neg));
+    } else if (!_mm256_testz_si256(_mm256_or_si256(pos, neg), _mm256_or_si256(pos, neg))) {
         __m256i bounded;
         const __m256d g0 = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(rst)), gain);
         const __m256d g1 = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(rst, 1)), gain);
@@ -223,9 +256,10 @@ static inline void decouple0_orient(__m256i o, __m256i t, __m256i angle, bool si
         }
         rst = _mm256_blendv_epi8(rst, bounded, _mm256_or_si256(pos, neg));
     }
-    rst = trunc16(rst);
+    // rst lies between 0 and t (or o), so rst and t - rst fit int16: the
+    // saturating pack stores them unchanged.
     store8x16(r_out, rst);
-    store8x16(a_out, trunc16(_mm256_sub_epi32(t, rst)));
+    store8x16(a_out, _mm256_sub_epi32(t, rst));
 }
 
 // float of a 32-bit sum of two int16 products; scalar code forms it in 64
@@ -332,6 +366,9 @@ static inline __m256i cm_terms(__m256i x, __m256i thr_s, __m256i add_sq, int shi
     const __m256i sqo = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(dodd, dodd), add_sq), shift_sq);
     const __m256i pe = _mm256_add_epi64(_mm256_mul_epi32(sqe, d), add_cub);
     const __m256i po = _mm256_add_epi64(_mm256_mul_epi32(sqo, dodd), add_cub);
+    // Below 2^29 the square stays below 2^31 and the products are positive:
+    // both shifts agree (the usual case; the arithmetic one costs more).
+    if (!logical) logical = _mm256_testz_si256(d, _mm256_set1_epi32(~((1 << 29) - 1)));
     if (logical)
         return _mm256_add_epi64(acc, _mm256_add_epi64(_mm256_srli_epi64(pe, shift_cub), _mm256_srli_epi64(po, shift_cub)));
     return _mm256_add_epi64(acc, _mm256_add_epi64(srai64(pe, shift_cub), srai64(po, shift_cub)));
@@ -408,7 +445,7 @@ struct Factor {
 };
 static inline Factor factor(int64_t rf) {
     const int64_t mag = rf < 0 ? -rf : rf;
-    return {_mm256_set1_epi64x(mag), _mm256_set1_epi64x(rf < 0 ? -1 : 0)};
+    return {_mm256_set1_epi64x(mag), _mm256_set1_epi64x(rf < 0 ? -1 : 0)};   // sign: all ones in 32 or 64 bits
 }
 // (s * rf + 2^27) >> 28 for 4 int32 s in int64 lanes; |s| * |rf| < 2^63.
 static inline __m256i times_factor(__m256i s64, Factor f) {
@@ -452,6 +489,18 @@ static void dwt123(const int32_t* const ref[4], const int32_t* const dis[4], int
         int x = 0;
         for (; x + 8 <= width; x += 8) {
             const __m256i s[4] = {load8x32(r[0] + x), load8x32(r[1] + x), load8x32(r[2] + x), load8x32(r[3] + x)};
+            if (vs == 0) {
+                // Scale 1 keeps the low 32 bits of the sum unshifted: 32-bit products do.
+                __m256i l = _mm256_mullo_epi32(s[0], _mm256_set1_epi32(kLo16[0]));
+                __m256i g = _mm256_mullo_epi32(s[0], _mm256_set1_epi32(kHi16[0]));
+                for (int q = 1; q < 4; ++q) {
+                    l = _mm256_add_epi32(l, _mm256_mullo_epi32(s[q], _mm256_set1_epi32(kLo16[q])));
+                    g = _mm256_add_epi32(g, _mm256_mullo_epi32(s[q], _mm256_set1_epi32(kHi16[q])));
+                }
+                _mm256_storeu_si256(reinterpret_cast<__m256i*>(lo + x), l);
+                _mm256_storeu_si256(reinterpret_cast<__m256i*>(hi + x), g);
+                continue;
+            }
             _mm256_storeu_si256(reinterpret_cast<__m256i*>(lo + x), dwt_i4_8(s, kLo16, vround, vs));
             _mm256_storeu_si256(reinterpret_cast<__m256i*>(hi + x), dwt_i4_8(s, kHi16, vround, vs));
         }
@@ -549,7 +598,10 @@ static inline void decouple123_orient(__m128i o32, __m128i t32, __m256i angle, b
     const __m256i shift = _mm256_and_si256(big, _mm256_sub_epi64(e, _mm256_set1_epi64x(14)));
     const __m256i half = _mm256_srli_epi64(_mm256_sllv_epi64(_mm256_set1_epi64x(1), shift), 1);
     const __m256i idx = _mm256_blendv_epi8(mag, _mm256_srlv_epi64(_mm256_add_epi64(mag, half), shift), big);
-    const __m256i div = _mm256_cvtepi32_epi64(_mm_i32gather_epi32(k.div_lookup + 32768, low32x4(idx), 4));
+    // The table's 2^30 / idx (idx in [1, 32768] where o != 0), computed as at scale 0.
+    const __m128i idx32 = _mm_max_epi32(low32x4(idx), _mm_set1_epi32(1));
+    const __m256i div = _mm256_cvtepi32_epi64(
+        _mm256_cvttpd_epi32(_mm256_div_pd(_mm256_set1_pd(1073741824.0), _mm256_cvtepi32_pd(idx32))));
     __m256i prod = _mm256_mul_epi32(div, t);
     const __m256i oneg = _mm256_cmpgt_epi64(zero, o);
     prod = _mm256_sub_epi64(_mm256_xor_si256(prod, oneg), oneg);
@@ -567,7 +619,13 @@ static inline void decouple123_orient(__m128i o32, __m128i t32, __m256i angle, b
     const __m256i pos = _mm256_and_si256(angle, _mm256_and_si256(kpos, _mm256_cmpgt_epi64(o, zero)));
     const __m256i neg = _mm256_and_si256(angle, _mm256_and_si256(kpos, oneg));
     const __m256i any = _mm256_or_si256(pos, neg);
-    if (!_mm256_testz_si256(any, any)) {
+    if (k.gain_int && !_mm256_testz_si256(any, any)) {
+        // A whole gain: rst * gain exact in 64 bits, bounded by t (so within int32).
+        const __m256i g = _mm256_mul_epi32(_mm256_cvtepi32_epi64(rst), _mm256_set1_epi64x(k.gain_int));
+        const __m256i mn = _mm256_blendv_epi8(g, t, _mm256_cmpgt_epi64(g, t));
+        const __m256i mx = _mm256_blendv_epi8(g, t, _mm256_cmpgt_epi64(t, g));
+        rst = _mm_blendv_epi8(rst, low32x4(_mm256_blendv_epi8(mx, mn, pos)), low32x4(any));
+    } else if (!_mm256_testz_si256(any, any)) {
         __m256d g = _mm256_mul_pd(_mm256_cvtepi32_pd(rst), gain);
         if (round_first) g = _mm256_round_pd(g, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
         const __m256d td = _mm256_cvtepi32_pd(t32);
@@ -624,82 +682,129 @@ static void den123(Row3<const int32_t> ref, int begin, int end, const Scale123Co
     if (j < end) row_kernels_c().den123(ref, j, end, k, sums);
 }
 
+// Low 32 bits of (s * rf + 2^27) >> 28 for 8 int32 s (bits 28..59 of the
+// exact product: the logical shift gives them too).
+static inline __m256i times_factor_low32(__m256i s, Factor f) {
+    const __m256i mag = _mm256_abs_epi32(s);   // |INT32_MIN| read unsigned: 2^31
+    const __m256i neg = _mm256_xor_si256(_mm256_srai_epi32(s, 31), f.sign);
+    const __m256i ne = _mm256_shuffle_epi32(neg, 0xA0), no = _mm256_shuffle_epi32(neg, 0xF5);
+    __m256i pe = _mm256_mul_epu32(mag, f.mag), po = _mm256_mul_epu32(_mm256_srli_epi64(mag, 32), f.mag);
+    pe = _mm256_sub_epi64(_mm256_xor_si256(pe, ne), ne);
+    po = _mm256_sub_epi64(_mm256_xor_si256(po, no), no);
+    const __m256i r = _mm256_set1_epi64x(int64_t{1} << 27);
+    return _mm256_blend_epi32(_mm256_srli_epi64(_mm256_add_epi64(pe, r), 28),
+                              _mm256_slli_epi64(_mm256_srli_epi64(_mm256_add_epi64(po, r), 28), 32), 0xAA);
+}
+
 static void csf123(const int32_t* src, int32_t* value, int32_t* filtered, int begin, int end, int64_t rf) {
     const Factor f = factor(rf);
     const __m256i by30 = _mm256_set1_epi64x(143165577), rnd = _mm256_set1_epi64x(-(int64_t{1} << 31));
     int j = begin;
-    for (; j + 4 <= end; j += 4) {
-        const __m128i v = low32x4(times_factor(load4x32(src + j), f));
-        // (|v| * 2^32/30 - 2^31) >> 32, |v| as libvmaf's abs (INT32_MIN stays).
-        const __m256i p = _mm256_add_epi64(_mm256_mul_epi32(_mm256_cvtepi32_epi64(_mm_abs_epi32(v)), by30), rnd);
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(value + j), v);
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(filtered + j), low32x4(_mm256_srli_epi64(p, 32)));
+    for (; j + 8 <= end; j += 8) {
+        const __m256i v = times_factor_low32(load8x32(src + j), f);
+        // (|v| * 2^32/30 - 2^31) >> 32: the high halves; |v| as libvmaf's abs (INT32_MIN stays).
+        const __m256i m = _mm256_abs_epi32(v);
+        const __m256i pe = _mm256_add_epi64(_mm256_mul_epi32(m, by30), rnd);
+        const __m256i po = _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(m, 32), by30), rnd);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(value + j), v);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(filtered + j), _mm256_blend_epi32(_mm256_srli_epi64(pe, 32), po, 0xAA));
     }
     if (j < end) row_kernels_c().csf123(src, value, filtered, j, end, rf);
+}
+
+// Exact masking terms of 4 columns (64-bit lanes): x the csf'd coefficients,
+// thr the thresholds, as each lane kind evaluates them.
+static inline __m256i cm123_exact(__m256i x, __m256i thr, Lane lane, __m256i add_cub, int shift_cub, __m256i acc) {
+    const __m256i zero = _mm256_setzero_si256(), add_sq = _mm256_set1_epi64x(int64_t{1} << 29);
+    __m256i d, sq, p;
+    if (lane == Lane::scalar) {   // 32-bit: |x| - thr, both as libvmaf's int32 values
+        const __m128i d32 = _mm_max_epi32(_mm_sub_epi32(_mm_abs_epi32(low32x4(x)), low32x4(thr)), _mm_setzero_si128());
+        d = _mm256_cvtepi32_epi64(d32);
+        sq = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(d, d), add_sq), 30);
+        p = _mm256_add_epi64(_mm256_mul_epi32(sq, d), add_cub);
+        return _mm256_add_epi64(acc, srai64(p, shift_cub));
+    }
+    // 64-bit lanes: AVX2 negates the low half, AVX-512 the whole value.
+    __m256i ax;
+    if (lane == Lane::avx2) {
+        const __m256i neg = _mm256_cmpgt_epi64(zero, x);
+        ax = _mm256_blendv_epi8(x, _mm256_sub_epi64(zero, _mm256_cvtepi32_epi64(low32x4(x))), neg);
+    } else {
+        ax = abs64(x);
+    }
+    d = _mm256_sub_epi64(ax, thr);
+    d = _mm256_and_si256(d, _mm256_cmpgt_epi64(d, zero));
+    sq = _mm256_add_epi64(_mm256_mul_epi32(d, d), add_sq);
+    sq = lane == Lane::avx2 ? _mm256_srli_epi64(sq, 30) : srai64(sq, 30);
+    p = _mm256_add_epi64(_mm256_mul_epi32(sq, d), add_cub);
+    return _mm256_add_epi64(acc, lane == Lane::avx2 ? _mm256_srl_epi64(p, _mm_cvtsi32_si128(shift_cub)) : srai64(p, shift_cub));
 }
 
 static void cm123(Row3<const int32_t> csf, const Row3<const int32_t> flt[3], Row3<const int32_t> src, int begin, int end,
                   Lane lane, const Scale123Consts& k, int64_t sums[3]) {
     const __m256i by15 = _mm256_set1_epi64x(286331153), rnd = _mm256_set1_epi64x(-(int64_t{1} << 31));
     const __m256i add_cub = _mm256_set1_epi64x(k.add_cub), add_sq = _mm256_set1_epi64x(int64_t{1} << 29);
-    const __m128i scub = _mm_cvtsi32_si128(k.shift_cub);
     const Factor f[3] = {factor(k.rf[0]), factor(k.rf[1]), factor(k.rf[2])};
     const __m256i zero = _mm256_setzero_si256();
     __m256i acc[3] = {zero, zero, zero};
-    // Exact (64-bit) column sums of the filtered values, then 3-sums.
-    alignas(32) int64_t col[kChunk + 8], mid[kChunk + 8];
+    // Column sums of the filtered values (csf123's: |filtered| < 2^26.1):
+    // 9 of them fit int32 exactly.
+    alignas(32) int32_t col[kChunk + 16], mid[kChunk + 16];
     int j = begin;
-    int x = 0, n = 0;
-    for (; j + 4 <= end; j += 4, x += 4) {
-        if (x == n) {   // the next chunk of column sums
-            n = (end - j) / 4 * 4 < kChunk ? (end - j) / 4 * 4 : kChunk;
-            for (int q = 0; q < n + 2; q += 4) {
-                __m256i cs = zero, ms = zero;
-                for (int t = 0; t < 3; ++t) {
-                    const int o = j - 1 + q;
-                    const __m256i fm = load4x32(flt[1].p[t] + o);
-                    ms = _mm256_add_epi64(ms, fm);
-                    cs = _mm256_add_epi64(cs, _mm256_add_epi64(fm, _mm256_add_epi64(load4x32(flt[0].p[t] + o), load4x32(flt[2].p[t] + o))));
-                }
-                _mm256_store_si256(reinterpret_cast<__m256i*>(col + q), cs);
-                _mm256_store_si256(reinterpret_cast<__m256i*>(mid + q), ms);
+    while (j + 8 <= end) {
+        const int n = (end - j) / 8 * 8 < kChunk ? (end - j) / 8 * 8 : kChunk;
+        for (int q = 0; q < n + 2; q += 8) {
+            __m256i cs = zero, ms = zero;
+            for (int t = 0; t < 3; ++t) {
+                const int o = j - 1 + q;
+                const __m256i fm = load8x32(flt[1].p[t] + o);
+                ms = _mm256_add_epi32(ms, fm);
+                cs = _mm256_add_epi32(cs, _mm256_add_epi32(fm, _mm256_add_epi32(load8x32(flt[0].p[t] + o), load8x32(flt[2].p[t] + o))));
             }
-            x = 0;
+            _mm256_store_si256(reinterpret_cast<__m256i*>(col + q), cs);
+            _mm256_store_si256(reinterpret_cast<__m256i*>(mid + q), ms);
         }
-        __m256i thr = _mm256_add_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x)),
-                                       _mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x + 2)));
-        thr = _mm256_add_epi64(thr, _mm256_sub_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x + 1)),
-                                                     _mm256_loadu_si256(reinterpret_cast<const __m256i*>(mid + x + 1))));
-        for (int t = 0; t < 3; ++t) {
-            const __m256i c = _mm256_cvtepi32_epi64(_mm_abs_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(csf.p[t] + j))));
-            thr = _mm256_add_epi64(thr, srai64(_mm256_add_epi64(_mm256_mul_epi32(c, by15), rnd), 32));
-        }
-        for (int t = 0; t < 3; ++t) {
-            const __m256i x = times_factor(load4x32(src.p[t] + j), f[t]);
-            __m256i d, sq, p;
-            if (lane == Lane::scalar) {
-                // 32-bit: |x| - thr, both as libvmaf's int32 values.
-                const __m128i d32 = _mm_max_epi32(_mm_sub_epi32(_mm_abs_epi32(low32x4(x)), low32x4(thr)), _mm_setzero_si128());
-                d = _mm256_cvtepi32_epi64(d32);
-                sq = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(d, d), add_sq), 30);
-                p = _mm256_add_epi64(_mm256_mul_epi32(sq, d), add_cub);
-                acc[t] = _mm256_add_epi64(acc[t], srai64(p, k.shift_cub));
+        for (int x = 0; x < n; x += 8, j += 8) {
+            // The threshold exactly, in two 64-bit halves.
+            const __m256i c0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x));
+            const __m256i c1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x + 1));
+            const __m256i c2 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x + 2));
+            const __m256i m1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(mid + x + 1));
+            __m256i thr_h[2];
+            for (int h = 0; h < 2; ++h) {
+                auto half = [h](__m256i v) { return _mm256_cvtepi32_epi64(h ? _mm256_extracti128_si256(v, 1) : _mm256_castsi256_si128(v)); };
+                __m256i t64 = _mm256_add_epi64(_mm256_add_epi64(half(c0), half(c2)), _mm256_sub_epi64(half(c1), half(m1)));
+                for (int t = 0; t < 3; ++t) {
+                    const __m256i c = _mm256_cvtepi32_epi64(_mm_abs_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(csf.p[t] + j + 4 * h))));
+                    t64 = _mm256_add_epi64(t64, srai64(_mm256_add_epi64(_mm256_mul_epi32(c, by15), rnd), 32));
+                }
+                thr_h[h] = t64;
+            }
+            // Where every |s * rf| <= 2^57 (so |x| <= 2^29 + 1) and thr is in
+            // [-64, 2^30 - 64), all lane kinds compute the same positive
+            // 32-bit terms: eight at a time.
+            const __m256i thr32 = _mm256_setr_m128i(low32x4(thr_h[0]), low32x4(thr_h[1]));
+            const __m256i hi_ok = _mm256_and_si256(
+                _mm256_cmpeq_epi64(_mm256_srli_epi64(_mm256_add_epi64(thr_h[0], _mm256_set1_epi64x(64)), 30), zero),
+                _mm256_cmpeq_epi64(_mm256_srli_epi64(_mm256_add_epi64(thr_h[1], _mm256_set1_epi64x(64)), 30), zero));
+            bool fast = _mm256_movemask_epi8(hi_ok) == -1;
+            __m256i xs[3];
+            for (int t = 0; t < 3 && fast; ++t) {
+                const __m256i s8 = load8x32(src.p[t] + j);
+                xs[t] = times_factor_low32(s8, f[t]);
+                const __m256i mag = _mm256_abs_epi32(s8);
+                const __m256i me = _mm256_mul_epu32(mag, f[t].mag), mo = _mm256_mul_epu32(_mm256_srli_epi64(mag, 32), f[t].mag);
+                const __m256i lim = _mm256_set1_epi64x(int64_t{1} << 57);
+                fast = _mm256_movemask_epi8(_mm256_or_si256(_mm256_cmpgt_epi64(me, lim), _mm256_cmpgt_epi64(mo, lim))) == 0;
+            }
+            if (fast) {
+                for (int t = 0; t < 3; ++t)
+                    acc[t] = cm_terms(xs[t], thr32, add_sq, 30, add_cub, k.shift_cub, true, acc[t]);   // all positive here
                 continue;
             }
-            // 64-bit lanes: AVX2 negates the low half, AVX-512 the whole value.
-            __m256i ax;
-            if (lane == Lane::avx2) {
-                const __m256i neg = _mm256_cmpgt_epi64(zero, x);
-                ax = _mm256_blendv_epi8(x, _mm256_sub_epi64(zero, _mm256_cvtepi32_epi64(low32x4(x))), neg);
-            } else {
-                ax = abs64(x);
-            }
-            d = _mm256_sub_epi64(ax, thr);
-            d = _mm256_and_si256(d, _mm256_cmpgt_epi64(d, zero));
-            sq = _mm256_add_epi64(_mm256_mul_epi32(d, d), add_sq);
-            sq = lane == Lane::avx2 ? _mm256_srli_epi64(sq, 30) : srai64(sq, 30);
-            p = _mm256_add_epi64(_mm256_mul_epi32(sq, d), add_cub);
-            acc[t] = _mm256_add_epi64(acc[t], lane == Lane::avx2 ? _mm256_srl_epi64(p, scub) : srai64(p, k.shift_cub));
+            for (int h = 0; h < 2; ++h)
+                for (int t = 0; t < 3; ++t)
+                    acc[t] = cm123_exact(times_factor(load4x32(src.p[t] + j + 4 * h), f[t]), thr_h[h], lane, add_cub, k.shift_cub, acc[t]);
         }
     }
     for (int t = 0; t < 3; ++t)

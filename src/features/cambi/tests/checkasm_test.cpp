@@ -88,7 +88,9 @@ void sparse(const std::vector<float>& dense, std::vector<uint64_t>& bits, std::v
         }
 }
 
-BandingRun run_banding(const Kernels& k, const oracle::Picture10& p, int pad, const Plan& plan) {
+BandingRun run_banding(const Kernels& k, const oracle::Picture10& p, int pad, const Plan& plan,
+                       std::mt19937* bands_rng = nullptr) {
+    auto bands = [&]() -> unsigned { return bands_rng ? (*bands_rng)() : 0u; };
     BandingRun run;
     run.levels = oracle::levels(p, plan.levels);
     run.columns.resize(banding_scratch_bytes(p.w, pad, plan.levels));
@@ -103,7 +105,12 @@ BandingRun run_banding(const Kernels& k, const oracle::Picture10& p, int pad, co
     a.columns = run.columns.data();
     a.nonzero = run.nonzero.data();
     a.values = run.values.data();
-    run.stats = k.banding(a);
+    // In bands of random heights, as the pipeline calls it.
+    for (int from = 0; from < p.h;) {
+        const int to = bands_rng ? std::min(p.h, from + 1 + static_cast<int>(bands() % 7)) : p.h;
+        k.banding(a, from, to, &run.stats);
+        from = to;
+    }
     run.values.resize(static_cast<size_t>(run.stats.nonzero));
     size_t next = 0;
     for (size_t i = 0; i < p.value.size(); i++)
@@ -250,7 +257,12 @@ TEST(CambiKernels, FilterScale) {
                     a.level_out = levels.data();
                     a.decimate = decimate;
                     a.scratch = scratch.data();
-                    k->filter_scale(a);
+                    // In steps of random lengths, as the pipeline calls it.
+                    for (int from = 0; from < h;) {
+                        const int to = std::min(h, from + 1 + static_cast<int>(rng() % 5));
+                        k->filter_scale(a, from, to);
+                        from = to;
+                    }
                     ASSERT_EQ(levels, want_levels) << k->name << " " << w << "x" << h;
                     if (!decimate) {
                         image.resize(p.value.size());
@@ -324,8 +336,8 @@ TEST(CambiKernels, BandingVariants) {
                         if (pad > w || pad > h) continue;
                         const oracle::Picture10 p = picture(w, h, kind, base(rng), density, rng);
                         const BandingRun want = run_banding(kernels_c(), p, pad, plan);
-                        for (const Kernels* k : simd_variants()) {
-                            const BandingRun got = run_banding(*k, p, pad, plan);
+                        for (const Kernels* k : [&] { auto v = simd_variants(); v.insert(v.begin(), &kernels_c()); return v; }()) {
+                            const BandingRun got = run_banding(*k, p, pad, plan, &rng);
                             ASSERT_EQ(got.nonzero, want.nonzero) << k->name << " " << options << " " << w << "x" << h << " pad " << pad;
                             ASSERT_EQ(got.values, want.values) << k->name << " " << options << " " << w << "x" << h << " pad " << pad;
                             expect_same_stats(want.stats, got.stats);

@@ -224,10 +224,10 @@ void finish_row(const ScaleArgs& a, int m) {
     for (; j < n; j++) next_mask[j] = msk[2 * j];
 }
 
-void filter_scale_avx2(const ScaleArgs& a) {
+void filter_scale_avx2(const ScaleArgs& a, int from, int to) {
     const int w = a.width, h = a.height;
     uint16_t* const ring = a.scratch;
-    for (int i = 0; i < h; i++) {
+    for (int i = from; i < to; i++) {
         const uint16_t* in = a.image + i * a.stride;
         uint16_t* filtered = ring + (i % 3) * w;
         filtered[0] = in[0];
@@ -245,7 +245,7 @@ void filter_scale_avx2(const ScaleArgs& a) {
         }
         if (i == 0) finish_row(a, 0);
     }
-    if (h >= 2) finish_row(a, h - 1);
+    if (to == h && h >= 2) finish_row(a, h - 1);
 }
 
 // ---- banding values -----------------------------------------------------
@@ -268,30 +268,50 @@ struct LevelRows {
 };
 
 // Moves the window of rows down to row r: adds picture row r + pad, removes
-// row r - pad - 1, skipping the columns where both have the same level.
-void slide_columns(const BandingArgs& a, const LevelRows& rows, int r) {
+// row r - pad - 1, skipping the columns where both have the same level. The
+// uncounted level's counts are never read: its updates go to one spare byte
+// past the counts (`spare`), out of the way.
+void slide_columns(const BandingArgs& a, const LevelRows& rows, ptrdiff_t spare, int r) {
     const int w = a.width;
     const uint16_t* in = r + a.pad < a.height ? a.levels + (r + a.pad) * w : nullptr;
     const uint16_t* out = r - a.pad - 1 >= 0 ? a.levels + (r - a.pad - 1) * w : nullptr;
     if (!in && !out) return;
     const uint16_t none = static_cast<uint16_t>(a.plan->levels.uncounted);
-    const __m256i none_v = _mm256_set1_epi16(static_cast<short>(none));
-    auto update = [&](int c) {
-        (*rows.at(in ? in[c] : none, c))++;
-        (*rows.at(out ? out[c] : none, c))--;
+    const __m256i none16 = _mm256_set1_epi16(static_cast<short>(none));
+    const __m256i none32 = _mm256_set1_epi32(none), spare32 = _mm256_set1_epi32(static_cast<int>(spare));
+    const __m256i len = _mm256_set1_epi32(static_cast<int>(rows.len));
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    // Byte offsets of (level, column c + lane) for 16 columns.
+    auto offsets = [&](__m256i levels, int c, int32_t* dst) {
+        for (int half = 0; half < 2; half++) {
+            const __m256i l32 = _mm256_cvtepu16_epi32(half ? _mm256_extracti128_si256(levels, 1) : _mm256_castsi256_si128(levels));
+            const __m256i col = _mm256_add_epi32(lane, _mm256_set1_epi32(c + 8 * half + a.pad + 1));
+            const __m256i at = _mm256_add_epi32(_mm256_mullo_epi32(l32, len), col);
+            _mm256_store_si256(reinterpret_cast<__m256i*>(dst + 8 * half),
+                               _mm256_blendv_epi8(at, spare32, _mm256_cmpeq_epi32(l32, none32)));
+        }
     };
+    alignas(32) int32_t at_in[16], at_out[16];
     int c = 0;
     for (; c + 16 <= w; c += 16) {
-        const __m256i vi = in ? load256(in + c) : none_v;
-        const __m256i vo = out ? load256(out + c) : none_v;
+        const __m256i vi = in ? load256(in + c) : none16;
+        const __m256i vo = out ? load256(out + c) : none16;
         unsigned changed = ~static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpeq_epi16(vi, vo))) & 0x55555555u;
-        while (changed) {
-            update(c + (__builtin_ctz(changed) >> 1));
-            changed &= changed - 1;
+        if (!changed) continue;
+        offsets(vi, c, at_in);
+        offsets(vo, c, at_out);
+        for (; changed; changed &= changed - 1) {
+            const int i = __builtin_ctz(changed) >> 1;
+            rows.base[at_in[i]]++;
+            rows.base[at_out[i]]--;
         }
     }
-    for (; c < w; c++)
-        if ((in ? in[c] : none) != (out ? out[c] : none)) update(c);
+    for (; c < w; c++) {
+        const int li = in ? in[c] : none, lo = out ? out[c] : none;
+        if (li == lo) continue;
+        rows.base[li == none ? spare : (rows.at(li, c) - rows.base)]++;
+        rows.base[lo == none ? spare : (rows.at(lo, c) - rows.base)]--;
+    }
 }
 
 // The sum of `n` bytes from p (n >= 1), reading whole 32-byte blocks.
@@ -334,11 +354,13 @@ constexpr int kLanes = 16;        // pixels of a block
 // nonzero values of 8 lanes to the front.
 struct PackTable {
     uint32_t lanes[256][8];
-    constexpr PackTable() : lanes() {
+    uint8_t count[256];
+    constexpr PackTable() : lanes(), count() {
         for (int m = 0; m < 256; m++) {
             int k = 0;
             for (int i = 0; i < 8; i++)
                 if (m >> i & 1) lanes[m][k++] = static_cast<uint32_t>(i);
+            count[m] = static_cast<uint8_t>(k);
         }
     }
 };
@@ -365,8 +387,9 @@ struct RowPass {
     long long nonzero = 0;
     size_t first_pixel = 0;  // of the current row
 
-    RowPass(const BandingArgs& args, const LevelRows& r, const int* w)
-        : a(args), p(*args.plan), rows(r), window(2 * args.pad + 1), weight(w), span_blocks((2 * args.pad + 17 + 31) / 32) {
+    RowPass(const BandingArgs& args, const LevelRows& r, const int* w, long long written)
+        : a(args), p(*args.plan), rows(r), window(2 * args.pad + 1), weight(w),
+          span_blocks((2 * args.pad + 17 + 31) / 32), nonzero(written) {
         for (int u = 0; u < kMaxLevels; u++) carried_at[u] = -1;
     }
     void start_row(int r) {
@@ -385,13 +408,25 @@ struct RowPass {
     // Window counts of level u at columns c0 .. c0 + 15.
     __m256i counts(int u, int c0) {
         const uint8_t* row = rows.row(u);
-        if (empty(row, c0)) {
-            carried[u] = 0;
-            carried_at[u] = row_key + c0 + kLanes - 1;
-            return _mm256_setzero_si256();
+        const __m128i in8 = load128(row + c0 + 2 * a.pad + 1);
+        int before;
+        if (carried_at[u] == row_key + c0 - 1) {
+            // Carried from the block before: nothing there and nothing
+            // entering is a block of zeros.
+            before = carried[u];
+            if (before == 0 && _mm_testz_si128(in8, in8)) {
+                carried_at[u] = row_key + c0 + kLanes - 1;
+                return _mm256_setzero_si256();
+            }
+        } else {
+            if (empty(row, c0)) {
+                carried[u] = 0;
+                carried_at[u] = row_key + c0 + kLanes - 1;
+                return _mm256_setzero_si256();
+            }
+            before = window(row + c0);
         }
-        const int before = carried_at[u] == row_key + c0 - 1 ? carried[u] : window(row + c0);
-        const __m256i in = _mm256_cvtepu8_epi16(load128(row + c0 + 2 * a.pad + 1));
+        const __m256i in = _mm256_cvtepu8_epi16(in8);
         const __m256i out = _mm256_cvtepu8_epi16(load128(row + c0));
         const __m256i h = _mm256_add_epi16(_mm256_set1_epi16(static_cast<short>(before)), prefix_sum16(_mm256_sub_epi16(in, out)));
         carried[u] = static_cast<uint16_t>(_mm256_extract_epi16(h, 15));
@@ -418,7 +453,7 @@ struct RowPass {
         if (!m) return;
         const __m256i lanes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(kPack.lanes[m]));
         _mm256_storeu_ps(a.values + nonzero, _mm256_permutevar8x32_ps(v, lanes));
-        nonzero += __builtin_popcount(m);
+        nonzero += kPack.count[m];
         a.nonzero[i / 64] |= static_cast<uint64_t>(m) << (i % 64);
         if (i % 64 > 56) a.nonzero[i / 64 + 1] |= static_cast<uint64_t>(m) >> (64 - i % 64);
         sum = _mm256_add_pd(sum, _mm256_cvtps_pd(_mm256_castps256_ps128(v)));
@@ -462,7 +497,9 @@ struct RowPass {
         const __m256i counted = _mm256_andnot_si256(_mm256_cmpeq_epi16(levels, none), _mm256_set1_epi16(-1));
         if (_mm256_testz_si256(counted, counted)) return;
         _mm256_store_si256(reinterpret_cast<__m256i*>(lv), levels);
-        alignas(32) float v[kLanes] = {};
+        alignas(32) float v[kLanes];
+        _mm256_store_ps(v, _mm256_setzero_ps());
+        _mm256_store_ps(v + 8, _mm256_setzero_ps());
         // Uncounted is above every counted level: the minimum is a counted one.
         const int low = static_cast<int>(hmin_epu16(levels));
         const int high = static_cast<int>(hmax_epu16(_mm256_and_si256(levels, counted)));
@@ -478,8 +515,7 @@ struct RowPass {
             // above or below (0 where the difference is not visible there).
             __m256i same = _mm256_setzero_si256();
             __m256i other[kMaxDiffs];
-            for (int d = 0; d < nd; d++) other[d] = _mm256_setzero_si256();
-            int first_any = nd;
+            unsigned long long set = 0;  // differences whose `other` is started
             unsigned left = static_cast<unsigned>(_mm256_movemask_epi8(counted));
             while (left) {
                 const int level = lv[__builtin_ctz(left) >> 1];
@@ -487,13 +523,15 @@ struct RowPass {
                 left &= ~static_cast<unsigned>(_mm256_movemask_epi8(group));
                 const int k = level - base;
                 same = _mm256_blendv_epi8(same, h[k], group);
-                const int first = p.first_diff[static_cast<size_t>(level)];
-                first_any = first < first_any ? first : first_any;
-                for (int d = first; d < nd; d++)
-                    other[d] = _mm256_blendv_epi8(other[d], _mm256_max_epu16(h[k + d + 1], h[k - d - 1]), group);
+                for (int d = p.first_diff[static_cast<size_t>(level)]; d < nd; d++) {
+                    const __m256i larger = _mm256_and_si256(_mm256_max_epu16(h[k + d + 1], h[k - d - 1]), group);
+                    other[d] = set >> d & 1 ? _mm256_or_si256(other[d], larger) : larger;
+                    set |= 1ull << d;
+                }
             }
             __m256 best_lo = _mm256_setzero_ps(), best_hi = _mm256_setzero_ps();
-            for (int d = first_any; d < nd; d++) {
+            for (; set; set &= set - 1) {
+                const int d = __builtin_ctzll(set);
                 if (_mm256_testz_si256(other[d], other[d])) continue;
                 best_lo = _mm256_max_ps(best_lo, values8(_mm256_castsi256_si128(same), _mm256_castsi256_si128(other[d]),
                                                          weight[d], p.reciprocal.data()));
@@ -509,39 +547,41 @@ struct RowPass {
     }
 };
 
-BandingStats banding_avx2(const BandingArgs& a) {
+void banding_avx2(const BandingArgs& a, int from, int to, BandingStats* st) {
     const Plan& p = *a.plan;
-    std::memset(a.nonzero, 0, banding_bits_words(static_cast<size_t>(a.width) * a.height) * sizeof(uint64_t));
     const LevelRows rows{a.columns, banding_row_bytes(a.width, a.pad), a.pad};
-    std::memset(a.columns, 0, static_cast<size_t>(rows.len) * static_cast<size_t>(p.levels.row));
-    // The first window: rows 0 .. pad - 1 (slide_columns adds row r + pad).
-    for (int r = 0; r < a.pad; r++) {
-        const uint16_t* lv = a.levels + r * a.width;
-        for (int c = 0; c < a.width; c++) (*rows.at(lv[c], c))++;
+    if (from == 0) {
+        std::memset(a.nonzero, 0, banding_bits_words(static_cast<size_t>(a.width) * a.height) * sizeof(uint64_t));
+        std::memset(a.columns, 0, static_cast<size_t>(rows.len) * static_cast<size_t>(p.levels.row));
+        // The first window: rows 0 .. pad - 1 (slide_columns adds row r + pad).
+        for (int r = 0; r < a.pad; r++) {
+            const uint16_t* lv = a.levels + r * a.width;
+            for (int c = 0; c < a.width; c++)
+                if (lv[c] != p.levels.uncounted) (*rows.at(lv[c], c))++;
+        }
     }
     // Weights padded with zeros.
     int weight[kMaxDiffs] = {};
     for (int d = 0; d < p.num_diffs; d++) weight[d] = p.weight[static_cast<size_t>(d)];
-    RowPass pass(a, rows, weight);
-    for (int r = 0; r < a.height; r++) {
-        slide_columns(a, rows, r);
+    RowPass pass(a, rows, weight, st->nonzero);
+    const ptrdiff_t spare = rows.len * p.levels.row;
+    for (int r = from; r < to; r++) {
+        slide_columns(a, rows, spare, r);
         pass.start_row(r);
         for (int c0 = 0; c0 < a.width; c0 += kLanes) {
             const int n = a.width - c0 < kLanes ? a.width - c0 : kLanes;
             pass.block(a.levels + r * a.width, c0, n);
         }
     }
-    BandingStats st;
-    st.nonzero = pass.nonzero;
     alignas(32) double sums[4];
     _mm256_store_pd(sums, pass.sum);
-    st.sum = (sums[0] + sums[1]) + (sums[2] + sums[3]);
     alignas(32) float least[8];
     _mm256_store_ps(least, pass.smallest);
     float m = least[0];
     for (int i = 1; i < 8; i++) m = least[i] < m ? least[i] : m;
-    st.smallest = st.nonzero ? m : 0.0f;
-    return st;
+    if (pass.nonzero > st->nonzero) st->smallest = st->nonzero && st->smallest < m ? st->smallest : m;
+    st->sum += (sums[0] + sums[1]) + (sums[2] + sums[3]);
+    st->nonzero = pass.nonzero;
 }
 
 }  // namespace

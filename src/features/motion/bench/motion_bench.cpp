@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "features/motion/motion.hpp"
-#include "features/vif/bench/bench_common.hpp"
+#include "support/bench_kernels.hpp"
 #include "support/run_feature.hpp"
 
 int main(int argc, char** argv) {

@@ -27,5 +27,13 @@ TEST(MotionGolden, ModelRunColumnsEveryValueExact) {
     EXPECT_EQ(t.values, t.identical);
 }
 
+// One kernel serves every dispatch because libvmaf's three agree.
+TEST(MotionGolden, LibvmafDispatchesAgree) {
+    if (shared_testdata_dir().empty()) GTEST_SKIP() << "../shared/testdata is absent (set SPEEDQA_SHARED_TESTDATA)";
+    const long long n = check_dispatches_agree("feature_motion", "motion") + check_dispatches_agree("vmaf_", "motion");
+    std::printf("[golden-models] motion: scalar, avx2 and avx512 files agree on %lld values\n", n);
+    EXPECT_GT(n, 0);
+}
+
 }  // namespace
 }  // namespace speedqa::testing

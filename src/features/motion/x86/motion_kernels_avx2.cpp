@@ -8,7 +8,16 @@
 // The vertical pass works 8 columns at a time on the difference of the two
 // frames; its row goes to a buffer with the mirrored columns beside it, and
 // the horizontal pass reads it back 8 columns at a time.
+//
+// Up to 12 bits the differences and their pair sums fit int16, and the
+// vertical pass runs 16 columns at a time by vpmaddwd. When a blurred row
+// also fits int16 (any row of real video), the horizontal pass runs on it by
+// vpmaddwd too: a load at position p holds the neighbours (p + 2m, p + 2m +
+// 1) side by side, so three vpmaddwd take the 5 taps of 8 outputs of one
+// parity, and their sum (below 2^31 in magnitude) is rounded directly.
 #include <immintrin.h>
+
+#include <algorithm>
 
 #include "core/cpu_flags.hpp"
 #include "features/motion/exact/motion_exact.hpp"
@@ -41,6 +50,78 @@ inline __m256i blur5(__m256i s04, __m256i s13, __m256i v2, __m128i shift, __m256
     return _mm256_add_epi32(whole, _mm256_sra_epi32(rest, shift));
 }
 
+// The vertical pass of one row for samples of at most 12 bits as int16 in
+// `y16` (saturated), and the OR of the magnitudes (a row with one of 2^15 or
+// more is done again in 32 bits).
+template <bool Bytes>
+uint32_t vertical_narrow(const uint8_t* const* p, const uint8_t* const* c, int w, int bd, int16_t* y16) {
+    const __m256i c01 = _mm256_set1_epi32((em::tap(1) << 16) | em::tap(0));
+    const __m256i c2 = _mm256_set1_epi32(em::tap(2));
+    const __m256i half = _mm256_set1_epi32(1 << (bd - 1));
+    const __m128i shift = _mm_cvtsi32_si128(bd);
+    const auto load16 = [](const uint8_t* row, int j) {
+        if constexpr (Bytes) return _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(row + j)));
+        return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + 2 * j));
+    };
+    __m256i mag = _mm256_setzero_si256();
+    int j = 0;
+    for (; j + 16 <= w; j += 16) {
+        __m256i d[em::kTaps];
+        for (int k = 0; k < em::kTaps; k++) d[k] = _mm256_sub_epi16(load16(p[k], j), load16(c[k], j));
+        const __m256i s04 = _mm256_add_epi16(d[0], d[4]), s13 = _mm256_add_epi16(d[1], d[3]);
+        const __m256i zero = _mm256_setzero_si256();
+        // lanes of columns 0-3, 8-11 and 4-7, 12-15
+        __m256i lo = _mm256_add_epi32(_mm256_madd_epi16(_mm256_unpacklo_epi16(s04, s13), c01),
+                                      _mm256_madd_epi16(_mm256_unpacklo_epi16(d[2], zero), c2));
+        __m256i hi = _mm256_add_epi32(_mm256_madd_epi16(_mm256_unpackhi_epi16(s04, s13), c01),
+                                      _mm256_madd_epi16(_mm256_unpackhi_epi16(d[2], zero), c2));
+        lo = _mm256_sra_epi32(_mm256_add_epi32(lo, half), shift);
+        hi = _mm256_sra_epi32(_mm256_add_epi32(hi, half), shift);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(y16 + j), _mm256_packs_epi32(lo, hi));
+        mag = _mm256_or_si256(mag, _mm256_or_si256(_mm256_abs_epi32(lo), _mm256_abs_epi32(hi)));
+    }
+    const __m128i m4 = _mm_or_si128(_mm256_castsi256_si128(mag), _mm256_extracti128_si256(mag, 1));
+    const __m128i m2 = _mm_or_si128(m4, _mm_shuffle_epi32(m4, 0x4e));
+    uint32_t m = static_cast<uint32_t>(_mm_cvtsi128_si32(_mm_or_si128(m2, _mm_shuffle_epi32(m2, 0xb1))));
+    for (; j < w; j++) {
+        int64_t acc = 0;
+        for (int k = 0; k < em::kTaps; k++) {
+            const int32_t pv = Bytes ? p[k][j] : reinterpret_cast<const uint16_t*>(p[k])[j];
+            const int32_t cv = Bytes ? c[k][j] : reinterpret_cast<const uint16_t*>(c[k])[j];
+            acc += em::tap(k) * (pv - cv);
+        }
+        const int32_t v = em::vertical_round(acc, bd);
+        y16[j] = static_cast<int16_t>(std::clamp(v, -32768, 32767));
+        m |= static_cast<uint32_t>(v < 0 ? -v : v);
+    }
+    return m;
+}
+
+// The horizontal pass of a row that fits int16: sum of |value|.
+inline uint32_t horizontal_short(const int16_t* y16, int w) {
+    const __m256i c01 = _mm256_set1_epi32((em::tap(1) << 16) | em::tap(0));
+    const __m256i c23 = _mm256_set1_epi32((em::tap(3) << 16) | em::tap(2));
+    const __m256i c4 = _mm256_set1_epi32(em::tap(4));
+    const __m256i half = _mm256_set1_epi32(1 << 15), lane = _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14);
+    // |value| of the outputs j0 + e + 2m (m = 0..7): taps from position j0 + e - 2
+    const auto block = [&](int j0, int e) {
+        const int16_t* src = y16 + j0 + e - em::kRadius;
+        const auto at = [&](int o) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + o)); };
+        const __m256i acc = _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(at(0), c01), _mm256_madd_epi16(at(2), c23)),
+                                             _mm256_madd_epi16(at(4), c4));
+        return _mm256_abs_epi32(_mm256_srai_epi32(_mm256_add_epi32(acc, half), 16));
+    };
+    __m256i row = _mm256_setzero_si256();
+    int j0 = 0;
+    for (; j0 + 16 <= w; j0 += 16) row = _mm256_add_epi32(row, _mm256_add_epi32(block(j0, 0), block(j0, 1)));
+    if (j0 < w)
+        for (int e = 0; e < 2; e++)  // outputs past the row do not count
+            row = _mm256_add_epi32(row, _mm256_and_si256(block(j0, e), _mm256_cmpgt_epi32(_mm256_set1_epi32(w - j0 - e), lane)));
+    const __m128i r4 = _mm_add_epi32(_mm256_castsi256_si128(row), _mm256_extracti128_si256(row, 1));
+    const __m128i r2 = _mm_add_epi32(r4, _mm_shuffle_epi32(r4, 0x4e));
+    return static_cast<uint32_t>(_mm_cvtsi128_si32(_mm_add_epi32(r2, _mm_shuffle_epi32(r2, 0xb1))));
+}
+
 template <bool Bytes>
 uint64_t sad_rows(const SadArgs& a) {
     const int bd = a.bitdepth, w = a.w;
@@ -48,6 +129,8 @@ uint64_t sad_rows(const SadArgs& a) {
     const __m256i vmask = _mm256_set1_epi32((1 << bd) - 1), vhalf = _mm256_set1_epi32(1 << (bd - 1));
     const __m256i hmask = _mm256_set1_epi32(0xffff), hhalf = _mm256_set1_epi32(1 << 15);
     int32_t* y = a.row + kPad;
+    int16_t* y16 = reinterpret_cast<int16_t*>(a.row + row_len(w) / 2) + 2 * kPad;
+    const bool narrow = bd <= 12;
     uint64_t sad = 0;
     for (int i = 0; i < a.h; i++) {
         const uint8_t *p[em::kTaps], *c[em::kTaps];
@@ -55,6 +138,14 @@ uint64_t sad_rows(const SadArgs& a) {
             const int r = em::mirror(i - em::kRadius + k, a.h);
             p[k] = a.prev + a.prev_stride * r;
             c[k] = a.cur + a.cur_stride * r;
+        }
+        if (narrow && vertical_narrow<Bytes>(p, c, w, bd, y16) < 0x8000) {
+            for (int q = 1; q <= em::kRadius; q++) {
+                y16[-q] = y16[em::mirror(-q, w)];
+                y16[w - 1 + q] = y16[em::mirror(w - 1 + q, w)];
+            }
+            sad += horizontal_short(y16, w);
+            continue;
         }
         int j = 0;
         for (; j + 8 <= w; j += 8) {

@@ -4,7 +4,7 @@
 //   speedqa_vif_bench [--vmaf PATH] [--repeats N] [--no-c]
 #include <cstring>
 
-#include "features/vif/bench/bench_common.hpp"
+#include "support/bench_kernels.hpp"
 #include "features/vif/vif.hpp"
 #include "support/run_feature.hpp"
 

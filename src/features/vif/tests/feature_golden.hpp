@@ -235,6 +235,38 @@ inline GoldenTally check_model_runs(const FeatureDef& def, const std::string& ma
     return t;
 }
 
+// libvmaf's scalar, AVX2 and AVX-512 dispatches give the same values for
+// this feature (so one kernel serves all three): every column whose name
+// contains `marker` in the runs starting with `run_prefix`, file by file.
+// Returns the values compared.
+inline long long check_dispatches_agree(const std::string& run_prefix, const std::string& marker) {
+    const std::string root = golden_root_or_skip();
+    const auto data = TestData::open(root);
+    if (!data) return 0;
+    std::map<std::string, std::vector<const ModelGolden*>> by_run;  // clip + run -> dispatches
+    const std::vector<ModelGolden> all = load_golden_runs(*data, run_prefix);
+    for (const ModelGolden& g : all)
+        if (g.exit_status == 0) by_run[g.clip + "/" + g.run].push_back(&g);
+    long long values = 0;
+    for (const auto& [name, files] : by_run) {
+        EXPECT_EQ(files.size(), 3u) << name;
+        const ModelGolden& a = *files[0];
+        for (const ModelGolden* b : files) {
+            EXPECT_EQ(a.keys, b->keys) << name;
+            if (a.keys != b->keys || a.frames.size() != b->frames.size()) continue;
+            for (size_t k = 0; k < a.keys.size(); k++) {
+                if (a.keys[k].find(marker) == std::string::npos) continue;
+                for (size_t i = 0; i < a.frames.size(); i++) {
+                    values++;
+                    EXPECT_EQ(a.frames[i][k], b->frames[i][k])
+                        << name << " " << a.keys[k] << " frame " << i << ": " << a.dispatch << " vs " << b->dispatch;
+                }
+            }
+        }
+    }
+    return values;
+}
+
 inline void print_tally(const char* what, const GoldenTally& t) {
     std::printf(
         "[golden-models] %s: %lld files, %lld kernel runs, %lld frames, %lld values compared, %lld identical, "

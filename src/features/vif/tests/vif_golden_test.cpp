@@ -25,5 +25,13 @@ TEST(VifGolden, ModelRunColumnsEveryValueExact) {
     EXPECT_EQ(t.values, t.identical);
 }
 
+// One kernel serves every dispatch because libvmaf's three agree.
+TEST(VifGolden, LibvmafDispatchesAgree) {
+    if (shared_testdata_dir().empty()) GTEST_SKIP() << "../shared/testdata is absent (set SPEEDQA_SHARED_TESTDATA)";
+    const long long n = check_dispatches_agree("feature_vif", "integer_vif") + check_dispatches_agree("vmaf_", "integer_vif");
+    std::printf("[golden-models] vif: scalar, avx2 and avx512 files agree on %lld values\n", n);
+    EXPECT_GT(n, 0);
+}
+
 }  // namespace
 }  // namespace speedqa::testing

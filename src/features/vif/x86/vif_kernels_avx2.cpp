@@ -149,20 +149,24 @@ inline __m256i log2_biased(const int* table, __m256d v) {
     return _mm256_add_epi64(_mm256_cvtepu32_epi64(t), _mm256_slli_epi64(_mm256_srli_epi64(bits, 52), 11));
 }
 
-// ev::accumulate for the 4 pixels of `valid` (all-ones lanes).
+// ev::accumulate for the 4 pixels of `valid` (all-ones lanes). Flat areas
+// (no pixel above the noise floor) skip the logarithms; the masks keep the
+// bits the same either way.
 inline void stat4(const StatConsts& k, __m256d s1, __m256d s2, __m256d s12, __m256d valid, StatAcc& acc) {
     s2 = _mm256_max_pd(s2, k.zero);
     const __m256d ge = _mm256_cmp_pd(s1, k.nsq, _CMP_GE_OQ);
     const __m256d log_mask = _mm256_and_pd(ge, valid);
     const __m256d non_log = _mm256_andnot_pd(ge, valid);
+    acc.den_non_log = _mm256_sub_epi64(acc.den_non_log, _mm256_castpd_si256(non_log));  // -(-1) per pixel
+    acc.num_non_log = _mm256_add_pd(acc.num_non_log, _mm256_and_pd(non_log, s2));
+    if (_mm256_testz_pd(log_mask, log_mask)) return;
     const __m256i den = _mm256_sub_epi64(log2_biased(k.table, _mm256_add_pd(s1, k.nsq)),
                                          _mm256_set1_epi64x(2048 * (1038 + 17)));
     acc.den_log = _mm256_add_epi64(acc.den_log, _mm256_and_si256(den, _mm256_castpd_si256(log_mask)));
-    acc.den_non_log = _mm256_sub_epi64(acc.den_non_log, _mm256_castpd_si256(non_log));  // -(-1) per pixel
-    acc.num_non_log = _mm256_add_pd(acc.num_non_log, _mm256_and_pd(non_log, s2));
 
     const __m256d num_mask = _mm256_and_pd(
         log_mask, _mm256_and_pd(_mm256_cmp_pd(s12, k.zero, _CMP_GT_OQ), _mm256_cmp_pd(s2, k.zero, _CMP_GT_OQ)));
+    if (_mm256_testz_pd(num_mask, num_mask)) return;
     const __m256d g = _mm256_div_pd(s12, _mm256_add_pd(s1, k.eps));
     // (int32)(s2 - g s12) clamped at 0: truncation, then max with 0 (-0.0 too)
     const __m256d sv = _mm256_max_pd(_mm256_round_pd(_mm256_sub_pd(s2, _mm256_mul_pd(g, s12)),

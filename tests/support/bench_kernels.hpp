@@ -1,4 +1,4 @@
-// What the vif and motion benchmarks share: the frames (v2 as it is, and
+// What the per-feature kernel benchmarks share: the frames (v2 as it is, and
 // 8-bit 1080p / 4K frames made by scaling v1 up, bilinear, with our own
 // code), per-frame timing of a feature's CPU kernel on one thread, and the
 // same frames through libvmaf's `vmaf --threads 1 --no_prediction` for
