@@ -82,7 +82,7 @@ std::string render_png(const Chart& chart, double scale) {
     const int w = static_cast<int>(std::ceil(chart.width() * scale)), h = static_cast<int>(std::ceil(chart.height() * scale));
     if (w > 32767 || h > 32767)
         throw Error("the picture would be " + std::to_string(w) + "x" + std::to_string(h) +
-                    " pixels, over PNG's practical limit of 32767: plot fewer metrics (--metric) or write SVG");
+                    " pixels, over PNG's practical limit of 32767: plot fewer metrics or write SVG");
     std::unique_ptr<cairo_surface_t, decltype(&cairo_surface_destroy)> surface(
         cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h), cairo_surface_destroy);
     std::unique_ptr<cairo_t, decltype(&cairo_destroy)> cr(cairo_create(surface.get()), cairo_destroy);
