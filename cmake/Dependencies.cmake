@@ -19,6 +19,12 @@ else()
   speedqa_missing("CLI11 (CLI/CLI.hpp)" libcli11-dev)
 endif()
 
+# libexpat (speedqa plot reads XML score files with it)
+find_package(EXPAT QUIET)
+if(NOT EXPAT_FOUND)
+  speedqa_missing("libexpat (expat.h, for speedqa plot)" libexpat1-dev)
+endif()
+
 if(SPEEDQA_BUILD_TESTS)
   # nlohmann-json (header only)
   find_path(SPEEDQA_JSON_INCLUDE nlohmann/json.hpp HINTS ${SPEEDQA_DEPS_DIR}/include)

@@ -4,9 +4,10 @@
 #   tools/setup.sh --tests   that and what the test suite needs
 # Runs apt-get as root, or through sudo; says what it installs.
 set -euo pipefail
-build_pkgs=(cmake ninja-build g++ libcli11-dev xz-utils libavformat-dev libavcodec-dev libavutil-dev)
-test_pkgs=(libgtest-dev nlohmann-json3-dev liblzma-dev pkgconf ffmpeg
-           clang libclang-rt-14-dev)  # clang, libFuzzer: tools/fuzz.sh
+build_pkgs=(cmake ninja-build g++ libcli11-dev xz-utils libavformat-dev libavcodec-dev libavutil-dev libexpat1-dev)
+test_pkgs=(libgtest-dev nlohmann-json3-dev liblzma-dev pkgconf ffmpeg libcairo2-dev pybind11-dev python3-dev python3-pytest
+  python3-numpy
+  clang libclang-rt-14-dev)  # clang, libFuzzer: tools/fuzz.sh
 
 case "${1:-}" in
   "") pkgs=("${build_pkgs[@]}") ;;

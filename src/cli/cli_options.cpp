@@ -72,7 +72,7 @@ void print_error(const char* kind, const std::string& message) {
 
 ParseResult parse_command_line(int argc, char** argv, Settings& s) {
     CLI::App app{"speedqa: Netflix libvmaf's features and VMAF models, exact (the same bits as libvmaf), on CPU and CUDA.\n"
-                 "A drop-in for the `vmaf` command.",
+                 "A drop-in for the `vmaf` command. Pictures of score files: speedqa plot --help",
                  "speedqa"};
     app.set_help_flag("--help", "Print this help and exit");
     app.get_formatter()->column_width(34);

@@ -1,12 +1,15 @@
 // speedqa: a drop-in for the `vmaf` command.
 #include <cstdio>
 #include <exception>
+#include <string_view>
 
 #include "cli/cli_options.hpp"
+#include "cli/plot_command.hpp"
 #include "cli/run.hpp"
 #include "speedqa/error.hpp"
 
 int main(int argc, char** argv) {
+    if (argc > 1 && std::string_view(argv[1]) == "plot") return speedqa::cli::plot_main(argc - 1, argv + 1);
     speedqa::cli::Settings settings;
     try {
         switch (speedqa::cli::parse_command_line(argc, argv, settings)) {

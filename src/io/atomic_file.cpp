@@ -1,4 +1,4 @@
-// write_scores_file(): a score file appears complete or not at all.
+// write_file(), write_scores_file(): a file appears complete or not at all.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -231,11 +231,14 @@ void check_output_writable(const std::string& path) {
 }
 
 void write_scores_file(const std::string& path, OutputFormat fmt, const ScoreTable& table, Precision p) {
-    const std::string text = format_scores(fmt, table, p);
+    write_file(path, format_scores(fmt, table, p));
+}
+
+void write_file(const std::string& path, const std::string& text) {
     Target t = resolve(path);
     if (t.kind == Target::standard_output) {
         if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0)
-            throw Error("stdout: cannot write the scores: " + errno_text());
+            throw Error("stdout: cannot write: " + errno_text());
         return;
     }
     if (t.kind == Target::in_place) return write_in_place(path, text);

@@ -37,6 +37,9 @@ void write_scores(std::FILE* out, OutputFormat fmt, const ScoreTable& t, Precisi
 // is written in place.
 void write_scores_file(const std::string& path, OutputFormat fmt, const ScoreTable& t, Precision p);
 
+// Any text (a picture, a page) into `path` the same way.
+void write_file(const std::string& path, const std::string& text);
+
 // Throws Error unless write_scores_file(path, ...) can create its file:
 // called before the work, so that a run cannot end on an unwritable path.
 void check_output_writable(const std::string& path);
