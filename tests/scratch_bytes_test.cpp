@@ -22,7 +22,9 @@
 #endif
 #endif
 #ifdef SPEEDQA_ASAN_HEAP
-#include <sanitizer/allocator_interface.h>
+// The sanitizer runtime's (GCC's and clang's libasan export it; only clang
+// ships <sanitizer/allocator_interface.h> that declares it).
+extern "C" size_t __sanitizer_get_current_allocated_bytes();
 #else
 #include <malloc.h>
 #endif
