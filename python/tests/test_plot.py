@@ -192,7 +192,8 @@ def test_png_draws_the_svgs_chart(ladder, tmp_path):
     plot(ladder["crf35", "json"], ladder["lossless", "json"], "-o", svg)
     p = plot(ladder["crf35", "json"], ladder["lossless", "json"], "-o", png, "--scale", "2", check=False)
     if p.returncode != 0:
-        pytest.fail("this build writes no PNG (install libcairo2-dev and rebuild): " + p.stderr)
+        pytest.fail(f"speedqa plot -o a.png exited {p.returncode} (a build without cairo writes no PNG: "
+                    f"install libcairo2-dev and rebuild): {p.stderr}")
     root = ET.parse(svg).getroot()
     w, h, rows = png_pixels(png.read_bytes())
     assert (w, h) == (2 * int(float(root.get("width"))), 2 * int(float(root.get("height"))))

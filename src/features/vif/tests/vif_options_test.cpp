@@ -42,7 +42,8 @@ TEST(VifOptions, NamesCarryTheSuffixesOfNonDefaultFeatureParams) {
     ASSERT_EQ(d.size(), 15u);
     EXPECT_EQ(d[4], "integer_vif_ssclz");
     EXPECT_EQ(d[14], "integer_vif_den_scale3_ssclz");
-    for (const FeatureOutput& o : make("vif=debug=true")->outputs()) EXPECT_FALSE(o.deferred);
+    const auto debug = make("vif=debug=true");  // owned here: a temporary would die before the loop
+    for (const FeatureOutput& o : debug->outputs()) EXPECT_FALSE(o.deferred);
 }
 
 TEST(VifOptions, RangesTypesNanAndAliasesRefused) {
