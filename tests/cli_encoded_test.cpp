@@ -143,6 +143,24 @@ TEST_F(CliEncoded, OneReferenceSeveralDistorted) {
     }
 }
 
+// FFmpeg's libraries are opened at the first encoded input, not at start:
+// a run on y4m or raw video never loads them (the loader's LD_DEBUG=files
+// lines name each library it maps).
+TEST_F(CliEncoded, LibavLoadedOnlyForEncodedInput) {
+    const std::string ref = encode("v1", "lazy_ref.mkv", "-c:v ffv1");
+    const std::string y4m = pipe_of(ref);
+    const std::string args = " --feature speed_chroma --no_prediction --json -o " + path("lazy.json");
+    const CommandResult plain = run("-r " + y4m + " -d " + y4m + args, "", "LD_DEBUG=files");
+    ASSERT_EQ(plain.status, 0) << plain.err;
+    EXPECT_NE(plain.err.find("file=libc.so"), std::string::npos) << "LD_DEBUG printed nothing: " << plain.err;
+    EXPECT_EQ(plain.err.find("libavcodec"), std::string::npos);
+    EXPECT_EQ(plain.err.find("libavformat"), std::string::npos);
+    const CommandResult encoded = run("-r " + ref + " -d " + y4m + args, "", "LD_DEBUG=files");
+    ASSERT_EQ(encoded.status, 0) << encoded.err;
+    EXPECT_NE(encoded.err.find("file=libavformat.so"), std::string::npos);
+    EXPECT_NE(encoded.err.find("file=libavcodec.so"), std::string::npos);
+}
+
 // A build without libavformat/libavcodec says how to pipe encoded video in,
 // and that command works.
 TEST_F(CliEncoded, WithoutLibavTheMessageShowsThePipe) {

@@ -4,13 +4,6 @@
 // same video stream, the same pictures in presentation order, repeated and
 // dropped as its constant-frame-rate output does (io/cfr_sync.hpp), so a
 // score equals the score of that pipe.
-extern "C" {
-#include <libavcodec/avcodec.h>
-#include <libavformat/avformat.h>
-#include <libavutil/display.h>
-#include <libavutil/pixdesc.h>
-}
-
 #include <climits>
 #include <cmath>
 #include <cstring>
@@ -21,6 +14,7 @@ extern "C" {
 #include "io/cfr_sync.hpp"
 #include "io/ffmpeg_clock.hpp"
 #include "io/frame_pool.hpp"
+#include "io/libav.hpp"
 #include "io/reader_common.hpp"
 #include "io/y4m.hpp"
 
@@ -30,7 +24,7 @@ namespace {
 
 std::string av_error_text(int code) {
     char buf[AV_ERROR_MAX_STRING_SIZE] = {};
-    av_strerror(code, buf, sizeof buf);
+    libav().av_strerror(code, buf, sizeof buf);
     return buf;
 }
 
@@ -56,7 +50,7 @@ constexpr PixMap kPixMaps[] = {
 };
 
 const char* pix_name(int format) {
-    const char* n = av_get_pix_fmt_name(static_cast<AVPixelFormat>(format));
+    const char* n = libav().av_get_pix_fmt_name(static_cast<AVPixelFormat>(format));
     return n ? n : "unknown";
 }
 
@@ -73,20 +67,20 @@ int64_t picture_duration_field(const AVFrame& p) {
 // what failed, with libav's reason.
 void silence_libav() {
     static std::once_flag once;
-    std::call_once(once, [] { av_log_set_level(AV_LOG_QUIET); });
+    std::call_once(once, [] { libav().av_log_set_level(AV_LOG_QUIET); });
 }
 
 struct FormatCloser {
-    void operator()(AVFormatContext* f) const { avformat_close_input(&f); }
+    void operator()(AVFormatContext* f) const { libav().avformat_close_input(&f); }
 };
 struct CodecCloser {
-    void operator()(AVCodecContext* c) const { avcodec_free_context(&c); }
+    void operator()(AVCodecContext* c) const { libav().avcodec_free_context(&c); }
 };
 struct FrameFreer {
-    void operator()(AVFrame* f) const { av_frame_free(&f); }
+    void operator()(AVFrame* f) const { libav().av_frame_free(&f); }
 };
 struct PacketFreer {
-    void operator()(AVPacket* p) const { av_packet_free(&p); }
+    void operator()(AVPacket* p) const { libav().av_packet_free(&p); }
 };
 
 // The stream ffmpeg maps by default: the largest picture, the default
@@ -117,7 +111,7 @@ struct Orientation {
 Orientation orientation(const int32_t* matrix) {
     Orientation o;
     if (!matrix) return o;
-    double theta = -std::round(av_display_rotation_get(matrix));
+    double theta = -std::round(libav().av_display_rotation_get(matrix));
     theta -= 360 * std::floor(theta / 360 + 0.9 / 360);
     o.degrees = theta;
     o.changes = std::fabs(theta) > 1.0 || matrix[4] < 0;
@@ -172,14 +166,14 @@ private:
     void open_container() {
         AVFormatContext* f = nullptr;
         AVDictionary* opts = nullptr;
-        av_dict_set(&opts, "scan_all_pmts", "1", 0);  // (ffmpeg's: MPEG-TS programs found late)
-        int r = avformat_open_input(&f, path_.c_str(), nullptr, &opts);
-        av_dict_free(&opts);
+        libav().av_dict_set(&opts, "scan_all_pmts", "1", 0);  // (ffmpeg's: MPEG-TS programs found late)
+        int r = libav().avformat_open_input(&f, path_.c_str(), nullptr, &opts);
+        libav().av_dict_free(&opts);
         if (r < 0)
             throw Error(path_ + ": neither y4m nor a file libavformat can read (" + av_error_text(r) +
                         "); for raw .yuv input pass -w -h -p -b");
         fmt_.reset(f);
-        r = avformat_find_stream_info(f, nullptr);
+        r = libav().avformat_find_stream_info(f, nullptr);
         if (r < 0) throw Error(path_ + ": cannot read the streams' parameters: " + av_error_text(r));
         stream_ = pick_video_stream(*f);
         if (stream_ < 0) throw Error(path_ + ": has no video stream");
@@ -190,24 +184,24 @@ private:
 
     void open_decoder() {
         const AVStream& st = *fmt_->streams[stream_];
-        const AVCodec* codec = avcodec_find_decoder(st.codecpar->codec_id);
+        const AVCodec* codec = libav().avcodec_find_decoder(st.codecpar->codec_id);
         if (!codec)
-            throw Error(path_ + ": this libavcodec has no decoder for its " + avcodec_get_name(st.codecpar->codec_id) +
+            throw Error(path_ + ": this libavcodec has no decoder for its " + libav().avcodec_get_name(st.codecpar->codec_id) +
                         " video");
-        dec_.reset(avcodec_alloc_context3(codec));
+        dec_.reset(libav().avcodec_alloc_context3(codec));
         if (!dec_) throw std::bad_alloc();
-        int r = avcodec_parameters_to_context(dec_.get(), st.codecpar);
+        int r = libav().avcodec_parameters_to_context(dec_.get(), st.codecpar);
         if (r >= 0) {
             dec_->pkt_timebase = st.time_base;
             dec_->framerate = st.avg_frame_rate;  // (ffmpeg's: it advances decode timestamps)
             AVDictionary* opts = nullptr;
-            av_dict_set(&opts, "threads", "auto", 0);  // as ffmpeg: frame threads change no picture
-            r = avcodec_open2(dec_.get(), codec, &opts);
-            av_dict_free(&opts);
+            libav().av_dict_set(&opts, "threads", "auto", 0);  // as ffmpeg: frame threads change no picture
+            r = libav().avcodec_open2(dec_.get(), codec, &opts);
+            libav().av_dict_free(&opts);
         }
         if (r < 0) throw Error(path_ + ": cannot open the " + codec->name + " decoder: " + av_error_text(r));
-        packet_.reset(av_packet_alloc());
-        picture_.reset(av_frame_alloc());
+        packet_.reset(libav().av_packet_alloc());
+        picture_.reset(libav().av_frame_alloc());
         if (!packet_ || !picture_) throw std::bad_alloc();
     }
 
@@ -235,12 +229,12 @@ private:
     // false at the end of the file.
     bool read_packet() {
         for (;;) {
-            int r = av_read_frame(fmt_.get(), packet_.get());
+            int r = libav().av_read_frame(fmt_.get(), packet_.get());
             if (r == AVERROR_EOF) return false;
             if (r < 0)
                 throw Error(path_ + ": reading failed after " + std::to_string(decoded_) + " pictures: " + av_error_text(r));
             if (packet_->stream_index == stream_) break;
-            av_packet_unref(packet_.get());
+            libav().av_packet_unref(packet_.get());
         }
         clock_->demuxed(*packet_);
         return true;
@@ -256,7 +250,7 @@ private:
             if (!first || p.size > 0) {  // (ffmpeg skips empty packets before the end)
                 if (first) {
                     p.dts = dts;
-                    int r = avcodec_send_packet(dec_.get(), &p);
+                    int r = libav().avcodec_send_packet(dec_.get(), &p);
                     if (r < 0 && r != AVERROR_EOF) throw decode_error(r);
                 }
                 got = receive();
@@ -267,7 +261,7 @@ private:
             if (!got) break;
             take_picture(pts);
         }
-        av_packet_unref(&p);
+        libav().av_packet_unref(&p);
     }
 
     // One drain call at the end of the stream: false when no picture is left.
@@ -275,7 +269,7 @@ private:
         clock_->start(nullptr);
         clock_->call(true);
         if (!drain_sent_) {
-            avcodec_send_packet(dec_.get(), nullptr);
+            libav().avcodec_send_packet(dec_.get(), nullptr);
             drain_sent_ = true;
         }
         const bool got = receive();
@@ -287,7 +281,7 @@ private:
 
     // A decoded picture into picture_, if the decoder has one ready.
     bool receive() {
-        int r = avcodec_receive_frame(dec_.get(), picture_.get());
+        int r = libav().avcodec_receive_frame(dec_.get(), picture_.get());
         if (r == 0) return true;
         if (r == AVERROR(EAGAIN) || r == AVERROR_EOF) return false;
         throw decode_error(r);
@@ -297,7 +291,7 @@ private:
     // ffmpeg sets up its filters): the frame rate libavformat guesses for
     // the stream, else 25.
     void set_up_grid() {
-        const AVRational guessed = av_guess_frame_rate(fmt_.get(), fmt_->streams[stream_], nullptr);
+        const AVRational guessed = libav().av_guess_frame_rate(fmt_.get(), fmt_->streams[stream_], nullptr);
         const bool known = guessed.num > 0 && guessed.den > 0;
         period_ = known ? av_inv_q(guessed) : AVRational{1, 25};
         // a picture's length in periods where its packet says nothing
@@ -324,9 +318,9 @@ private:
         }
         decoded_++;
         const CfrSync::Step step = sync_.push(sync_pts(pts), picture_duration(p));
-        if (step.forgotten) return av_frame_unref(picture_.get());
+        if (step.forgotten) return libav().av_frame_unref(picture_.get());
         FramePtr frame = copy_picture(p);
-        av_frame_unref(picture_.get());
+        libav().av_frame_unref(picture_.get());
         if (step.previous > 0 && last_) queue(last_, step.previous);
         queue(frame, step.total - (last_ ? step.previous : 0));
         last_ = std::move(frame);
@@ -373,7 +367,7 @@ private:
     // says; speedqa does not.
     void check_orientation() const {
         size_t size = 0;
-        const uint8_t* sd = av_stream_get_side_data(fmt_->streams[stream_], AV_PKT_DATA_DISPLAYMATRIX, &size);
+        const uint8_t* sd = libav().av_stream_get_side_data(fmt_->streams[stream_], AV_PKT_DATA_DISPLAYMATRIX, &size);
         const Orientation o = orientation(sd && size >= 9 * sizeof(int32_t) ? reinterpret_cast<const int32_t*>(sd) : nullptr);
         if (o.changes)
             throw Error(path_ + ": the video is meant to be shown turned by " + std::to_string(std::lround(o.degrees)) +
@@ -398,9 +392,9 @@ private:
     double sync_pts(int64_t pts) const {
         if (pts == AV_NOPTS_VALUE) return static_cast<double>(AV_NOPTS_VALUE);
         AVRational fine = period_;
-        const int extra_bits = av_clip(29 - av_log2(static_cast<unsigned>(fine.den)), 0, 16);
+        const int extra_bits = av_clip(29 - libav().av_log2(static_cast<unsigned>(fine.den)), 0, 16);
         fine.den <<= extra_bits;
-        double t = static_cast<double>(av_rescale_q(pts, fmt_->streams[stream_]->time_base, fine));
+        double t = static_cast<double>(libav().av_rescale_q(pts, fmt_->streams[stream_]->time_base, fine));
         t /= 1 << extra_bits;
         t += (t > 0 ? 1 : -1) * 1.0 / (1 << 17);
         return t;
@@ -444,6 +438,7 @@ private:
 bool decodes_encoded_video() { return true; }
 
 std::unique_ptr<VideoReader> make_decoded_reader(const std::string& path) {
+    libav(path);  // loads the libraries, or says why it cannot
     return std::make_unique<DecodedReader>(path);
 }
 

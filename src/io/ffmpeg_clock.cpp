@@ -1,5 +1,7 @@
 #include "io/ffmpeg_clock.hpp"
 
+#include "io/libav.hpp"
+
 #include <algorithm>
 #include <limits>
 
@@ -17,11 +19,11 @@ bool beyond(int64_t delta, float seconds) {
     return delta < -1LL * seconds * AV_TIME_BASE || delta > 1LL * seconds * AV_TIME_BASE;
 }
 
-int64_t to_us(int64_t t, AVRational tb) { return av_rescale_q(t, tb, kMicroseconds); }
+int64_t to_us(int64_t t, AVRational tb) { return libav().av_rescale_q(t, tb, kMicroseconds); }
 int64_t to_us_minmax(int64_t t, AVRational tb) {
-    return av_rescale_q_rnd(t, tb, kMicroseconds, static_cast<AVRounding>(AV_ROUND_NEAR_INF | AV_ROUND_PASS_MINMAX));
+    return libav().av_rescale_q_rnd(t, tb, kMicroseconds, static_cast<AVRounding>(AV_ROUND_NEAR_INF | AV_ROUND_PASS_MINMAX));
 }
-int64_t from_us(int64_t t, AVRational tb) { return av_rescale_q(t, kMicroseconds, tb); }
+int64_t from_us(int64_t t, AVRational tb) { return libav().av_rescale_q(t, kMicroseconds, tb); }
 
 // Shifts a packet's timestamps back by `us` microseconds.
 void shift(AVPacket& p, int64_t us, AVRational tb) {
@@ -137,7 +139,7 @@ void FfmpegClock::finish_call(bool got, int64_t picture_duration) {
         if (have_packet_ && packet_duration_) {
             duration = to_us(packet_duration_, st_.time_base);
         } else if (dec_.framerate.num != 0 && dec_.framerate.den != 0) {
-            const AVCodecParserContext* parser = av_stream_get_parser(&st_);
+            const AVCodecParserContext* parser = libav().av_stream_get_parser(&st_);
             const int ticks = parser ? parser->repeat_pict + 1 : dec_.ticks_per_frame;
             duration = (int64_t{AV_TIME_BASE} * dec_.framerate.den * ticks) / dec_.framerate.num / dec_.ticks_per_frame;
         }

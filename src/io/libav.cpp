@@ -1,0 +1,56 @@
+#include "io/libav.hpp"
+
+#include <dlfcn.h>
+
+#include <mutex>
+#include <string>
+
+#include "io/video_reader.hpp"
+
+namespace speedqa::io {
+namespace {
+
+#define SPEEDQA_STR2(x) #x
+#define SPEEDQA_STR(x) SPEEDQA_STR2(x)
+struct Library {
+    const char* soname;
+    void* handle;
+};
+Library avutil{"libavutil.so." SPEEDQA_STR(LIBAVUTIL_VERSION_MAJOR), nullptr};
+Library avcodec{"libavcodec.so." SPEEDQA_STR(LIBAVCODEC_VERSION_MAJOR), nullptr};
+Library avformat{"libavformat.so." SPEEDQA_STR(LIBAVFORMAT_VERSION_MAJOR), nullptr};
+
+Libav loaded;
+std::string failure;   // empty once loaded
+std::once_flag once;
+
+void load() {
+    for (Library* l : {&avutil, &avcodec, &avformat}) {
+        l->handle = dlopen(l->soname, RTLD_NOW | RTLD_LOCAL);
+        if (!l->handle) {
+            const char* why = dlerror();
+            failure = std::string("cannot load ") + l->soname + " (FFmpeg's libraries; Debian 12: apt-get install " +
+                      "libavformat59 libavcodec59 libavutil57): " + (why ? why : "dlopen failed");
+            return;
+        }
+    }
+#define SPEEDQA_LIBAV_LOAD(lib, name)                                                      \
+    if (!(loaded.name = reinterpret_cast<decltype(&::name)>(dlsym(lib.handle, #name)))) { \
+        failure = std::string(lib.soname) + " has no " #name;                              \
+        return;                                                                            \
+    }
+    SPEEDQA_LIBAV_FUNCTIONS(SPEEDQA_LIBAV_LOAD)
+#undef SPEEDQA_LIBAV_LOAD
+}
+
+}  // namespace
+
+const Libav& libav(const std::string& path) {
+    std::call_once(once, load);
+    if (!failure.empty()) throw NoDecoderError(path + ": not a y4m file, and encoded video cannot be read: " + failure);
+    return loaded;
+}
+
+const Libav& libav() { return loaded; }
+
+}  // namespace speedqa::io
