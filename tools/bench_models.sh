@@ -60,14 +60,27 @@ cases=(
   "vmaf_v1.0.16_3d0h|--model version=vmaf_v1.0.16_3d0h"
 )
 
-echo "| size | what | speedqa ms/frame | speedqa reference ms/frame | vmaf ms/frame | vmaf / speedqa |"
-echo "|---|---|---|---|---|---|"
+# "equal (N)": every per-frame value of the two JSON files, N of them, and
+# every pooled one, parsed as numbers, compared with ==
+same_values() {
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+fa, fb = a["frames"], b["frames"]
+ok = len(fa) == len(fb) and all(x["metrics"] == y["metrics"] for x, y in zip(fa, fb)) \
+    and a.get("pooled_metrics") == b.get("pooled_metrics")
+print(f"equal ({sum(len(x['metrics']) for x in fa)})" if ok else "DIFFER")
+PY
+}
+
+echo "| size | what | speedqa ms/frame | speedqa reference ms/frame | vmaf ms/frame | vmaf / speedqa | values |"
+echo "|---|---|---|---|---|---|---|"
 for sz in ${sizes//,/ }; do
   size=${sz%%:*} n=${sz##*:} w=${size%x*} h=${size#*x}
   clip ref "$size" "$n"
   clip dis "$size" "$n"
   cat "$work/ref_$size.yuv" "$work/dis_$size.yuv" >/dev/null
-  io="-r $work/ref_$size.yuv -d $work/dis_$size.yuv -w $w -h $h -p 420 -b 8 --threads $threads -q"
+  io="-r $work/ref_$size.yuv -d $work/dis_$size.yuv -w $w -h $h -p 420 -b 8 --threads $threads --precision max -q"
   for c in "${cases[@]}"; do
     name=${c%%|*} args=${c#*|}
     # the reference path of SpEED is slow: a quarter of the frames
@@ -76,10 +89,12 @@ for sz in ${sizes//,/ }; do
     ref=$(time_ms "$nref" $speedqa $io --frame_cnt "$nref" --backend cpu-reference $args --json -o "$work/ref.json")
     theirs=-
     ratio=-
+    values=-
     if [ -n "$vmaf" ]; then
       theirs=$(time_ms "$n" "$vmaf" $io $args --json -o "$work/vmaf.json")
       ratio=$(awk -v a="$theirs" -v b="$ours" 'BEGIN{printf "%.1fx", a/b}')
+      values=$(same_values "$work/out.json" "$work/vmaf.json")
     fi
-    echo "| $size | $name | $ours | $ref | $theirs | $ratio |"
+    echo "| $size | $name | $ours | $ref | $theirs | $ratio | $values |"
   done
 done
