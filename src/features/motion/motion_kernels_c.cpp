@@ -9,10 +9,6 @@ namespace {
 
 namespace em = exact::motion;
 
-inline int32_t sample(const uint8_t* row, bool bytes, int j) {
-    return bytes ? row[j] : reinterpret_cast<const uint16_t*>(row)[j];
-}
-
 uint64_t sad_c(const SadArgs& a) {
     const bool bytes = a.bitdepth == 8;
     uint64_t sad = 0;
@@ -24,11 +20,7 @@ uint64_t sad_c(const SadArgs& a) {
             prev[k] = a.prev + a.prev_stride * r;
             cur[k] = a.cur + a.cur_stride * r;
         }
-        for (int j = 0; j < a.w; j++) {
-            int64_t acc = 0;
-            for (int k = 0; k < em::kTaps; k++) acc += em::tap(k) * (sample(prev[k], bytes, j) - sample(cur[k], bytes, j));
-            a.row[j] = em::vertical_round(acc, a.bitdepth);
-        }
+        for (int j = 0; j < a.w; j++) a.row[j] = em::vertical_at(prev, cur, bytes, j, a.bitdepth);
         // the reference sums a row in 32 bits (it cannot wrap: |value| < 2^16)
         uint32_t row_sad = 0;
         for (int j = 0; j < a.w; j++) {

@@ -34,6 +34,18 @@ SPEEDQA_HD int32_t vertical_round(int64_t acc, int bitdepth) {
     return static_cast<int32_t>((acc + (int64_t{1} << (bitdepth - 1))) >> bitdepth);
 }
 
+// The vertical pass at column j: the taps on prev - cur over the 5 rows
+// (8-bit samples when `bytes`, else 16-bit), rounded.
+SPEEDQA_HD int32_t vertical_at(const uint8_t* const* prev, const uint8_t* const* cur, bool bytes, int j, int bitdepth) {
+    int64_t acc = 0;
+    for (int k = 0; k < kTaps; k++) {
+        const int32_t p = bytes ? prev[k][j] : reinterpret_cast<const uint16_t*>(prev[k])[j];
+        const int32_t c = bytes ? cur[k][j] : reinterpret_cast<const uint16_t*>(cur[k])[j];
+        acc += tap(k) * (p - c);
+    }
+    return vertical_round(acc, bitdepth);
+}
+
 // The horizontal sum to the blurred value: rounded arithmetic shift by 16.
 SPEEDQA_HD int32_t horizontal_round(int64_t acc) { return static_cast<int32_t>((acc + 32768) >> 16); }
 

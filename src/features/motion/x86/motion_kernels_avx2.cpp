@@ -84,13 +84,7 @@ uint32_t vertical_narrow(const uint8_t* const* p, const uint8_t* const* c, int w
     const __m128i m2 = _mm_or_si128(m4, _mm_shuffle_epi32(m4, 0x4e));
     uint32_t m = static_cast<uint32_t>(_mm_cvtsi128_si32(_mm_or_si128(m2, _mm_shuffle_epi32(m2, 0xb1))));
     for (; j < w; j++) {
-        int64_t acc = 0;
-        for (int k = 0; k < em::kTaps; k++) {
-            const int32_t pv = Bytes ? p[k][j] : reinterpret_cast<const uint16_t*>(p[k])[j];
-            const int32_t cv = Bytes ? c[k][j] : reinterpret_cast<const uint16_t*>(c[k])[j];
-            acc += em::tap(k) * (pv - cv);
-        }
-        const int32_t v = em::vertical_round(acc, bd);
+        const int32_t v = em::vertical_at(p, c, Bytes, j, bd);
         y16[j] = static_cast<int16_t>(std::clamp(v, -32768, 32767));
         m |= static_cast<uint32_t>(v < 0 ? -v : v);
     }
@@ -155,15 +149,7 @@ uint64_t sad_rows(const SadArgs& a) {
                                 blur5(_mm256_add_epi32(d[0], d[4]), _mm256_add_epi32(d[1], d[3]), d[2], vshift, vmask,
                                       vhalf));
         }
-        for (; j < w; j++) {
-            int64_t acc = 0;
-            for (int k = 0; k < em::kTaps; k++) {
-                const int32_t pv = Bytes ? p[k][j] : reinterpret_cast<const uint16_t*>(p[k])[j];
-                const int32_t cv = Bytes ? c[k][j] : reinterpret_cast<const uint16_t*>(c[k])[j];
-                acc += em::tap(k) * (pv - cv);
-            }
-            y[j] = em::vertical_round(acc, bd);
-        }
+        for (; j < w; j++) y[j] = em::vertical_at(p, c, Bytes, j, bd);
         for (int q = 1; q <= em::kRadius; q++) {
             y[-q] = y[em::mirror(-q, w)];
             y[w - 1 + q] = y[em::mirror(w - 1 + q, w)];
