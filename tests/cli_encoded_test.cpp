@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -159,6 +160,23 @@ TEST_F(CliEncoded, LibavLoadedOnlyForEncodedInput) {
     ASSERT_EQ(encoded.status, 0) << encoded.err;
     EXPECT_NE(encoded.err.find("file=libavformat.so"), std::string::npos);
     EXPECT_NE(encoded.err.find("file=libavcodec.so"), std::string::npos);
+}
+
+// Where FFmpeg's libraries cannot be loaded, an encoded input is refused in
+// one line naming the library (here: damaged copies found first through
+// LD_LIBRARY_PATH, for any major version), and nothing is written.
+TEST_F(CliEncoded, MissingLibavIsNamed) {
+    const std::string ref = encode("v1", "missing_ref.mkv", "-c:v ffv1");
+    fs::create_directories(path("broken_libs"));
+    for (int major = 50; major < 80; major++) write(path("broken_libs/libavutil.so." + std::to_string(major)), "not a library");
+    const CommandResult r = run("-r " + ref + " -d " + ref + " --feature speed_chroma -o " + path("missing.json"), "",
+                                "LD_LIBRARY_PATH=" + path("broken_libs"));
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.err.rfind("speedqa: error: " + ref + ": ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find("cannot load libavutil.so."), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("yuv4mpegpipe"), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_FALSE(fs::exists(path("missing.json")));
 }
 
 // A build without libavformat/libavcodec says how to pipe encoded video in,

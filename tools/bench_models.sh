@@ -28,7 +28,9 @@ command -v ffmpeg >/dev/null || { echo "needs ffmpeg (apt-get install ffmpeg)"; 
 # clip SIDE WxH FRAMES -> $work/SIDE_WxH.yuv
 clip() {
   local side=$1 size=$2 n=$3 out=$work/$1_$2.yuv
-  [ -s "$out" ] && return
+  local w=${2%x*} h=${2#*x}
+  # kept from an earlier run only when it has the frames asked for
+  [ -s "$out" ] && [ "$(stat -c %s "$out")" -eq $((w * h * 3 / 2 * n)) ] && return
   local src=$work/v2_$side.yuv
   [ -s "$src" ] || xz -dkc "$shared/v2_$side.yuv.xz" >"$src"
   ffmpeg -loglevel error -y -stream_loop -1 -f rawvideo -s 1920x1080 -pix_fmt yuv420p10le -i "$src" \
