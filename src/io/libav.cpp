@@ -29,8 +29,10 @@ void load() {
         l->handle = dlopen(l->soname, RTLD_NOW | RTLD_LOCAL);
         if (!l->handle) {
             const char* why = dlerror();
-            failure = std::string("cannot load ") + l->soname + " (FFmpeg's libraries; Debian 12: apt-get install " +
-                      "libavformat59 libavcodec59 libavutil57): " + (why ? why : "dlopen failed");
+            failure = std::string("cannot load ") + l->soname + " (FFmpeg's libraries; Debian: apt-get install " +
+                      "libavformat" SPEEDQA_STR(LIBAVFORMAT_VERSION_MAJOR) " libavcodec" SPEEDQA_STR(
+                          LIBAVCODEC_VERSION_MAJOR) " libavutil" SPEEDQA_STR(LIBAVUTIL_VERSION_MAJOR) "): " +
+                      (why ? why : "dlopen failed");
             return;
         }
     }
