@@ -8,7 +8,6 @@
 #include <cmath>
 #include <cstring>
 #include <deque>
-#include <mutex>
 #include <optional>
 
 #include "io/cfr_sync.hpp"
@@ -63,13 +62,6 @@ int64_t picture_duration_field(const AVFrame& p) {
 #endif
 }
 
-// libav's messages would interleave with ours: ours name the file and say
-// what failed, with libav's reason.
-void silence_libav() {
-    static std::once_flag once;
-    std::call_once(once, [] { libav().av_log_set_level(AV_LOG_QUIET); });
-}
-
 struct FormatCloser {
     void operator()(AVFormatContext* f) const { libav().avformat_close_input(&f); }
 };
@@ -121,7 +113,6 @@ Orientation orientation(const int32_t* matrix) {
 class DecodedReader final : public VideoReader {
 public:
     DecodedReader(const std::string& path) : path_(path) {
-        silence_libav();
         open_container();
         open_decoder();
         clock_.emplace(*fmt_, *fmt_->streams[stream_], *dec_);

@@ -43,6 +43,9 @@ void load() {
     }
     SPEEDQA_LIBAV_FUNCTIONS(SPEEDQA_LIBAV_LOAD)
 #undef SPEEDQA_LIBAV_LOAD
+    // libav's messages would interleave with ours: ours name the file and
+    // say what failed, with libav's reason
+    loaded.av_log_set_level(AV_LOG_QUIET);
 }
 
 }  // namespace
