@@ -11,7 +11,8 @@ add_executable(speedqa_io_tests
 )
 if(SPEEDQA_HAVE_LIBAV)
   # encoded input, against the ffmpeg command
-  target_sources(speedqa_io_tests PRIVATE ${CMAKE_CURRENT_LIST_DIR}/decoded_reader_test.cpp)
+  target_sources(speedqa_io_tests PRIVATE ${CMAKE_CURRENT_LIST_DIR}/decoded_reader_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/ffmpeg_clock_test.cpp)
   target_link_libraries(speedqa_io_tests PRIVATE speedqa_testsupport)
 endif()
 target_include_directories(speedqa_io_tests PRIVATE ${CMAKE_CURRENT_LIST_DIR})
