@@ -21,6 +21,7 @@
 #include "core/cpu_flags.hpp"
 #include "core/feature.hpp"
 #include "support/run_engine.hpp"
+#include "support/run_feature.hpp"
 #include "support/testdata.hpp"
 
 namespace speedqa::bench {
@@ -171,9 +172,54 @@ inline double vmaf_ms_per_frame(const std::string& vmaf, const std::string& feat
     return (all - one) / (clip.frames - 1);
 }
 
+// libvmaf's vmaf to compare with: SPEEDQA_VMAF_BIN, else none.
 inline std::string default_vmaf() {
     if (const char* e = std::getenv("SPEEDQA_VMAF_BIN")) return e;
-    return "/work/vmafbuild/tools/vmaf";
+    return "";
+}
+
+// The main of a feature's kernel benchmark:
+//   PROGRAM [--vmaf PATH] [--repeats N] [--no-c]
+// On each bench clip and for each of `args` (--feature arguments of
+// `feature`): our kernel at the host's instruction set and the C one, and
+// libvmaf's AVX2 dispatch (--cpumask 16), timed from frame `first` (a
+// temporal feature does no work on frame 0 in either), one line each.
+inline int kernel_bench_main(int argc, char** argv, const FeatureDef& feature, const std::vector<std::string>& args,
+                             int first) {
+    std::string vmaf = default_vmaf();
+    int repeats = 3;
+    bool with_c = true;
+    for (int i = 1; i < argc; i++) {
+        const std::string a = argv[i];
+        if (a == "--vmaf" && i + 1 < argc) vmaf = argv[++i];
+        else if (a == "--repeats" && i + 1 < argc) repeats = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--no-c") with_c = false;
+        else {
+            std::fprintf(stderr, "%s: unknown argument %s (--vmaf PATH, --repeats N, --no-c)\n", argv[0], a.c_str());
+            return 2;
+        }
+    }
+    const auto data = testing::TestData::open(testing::shared_testdata_dir());
+    if (!data) {
+        std::fprintf(stderr, "no shared test data (set SPEEDQA_SHARED_TESTDATA)\n");
+        return 1;
+    }
+    if (vmaf.empty()) std::printf("[bench] no libvmaf column: set SPEEDQA_VMAF_BIN or pass --vmaf PATH\n");
+    for (const Clip& clip : bench_clips(*data, 8, 4)) {
+        for (const std::string& arg : args) {
+            const auto f = testing::feature_from_arg({&feature}, arg, clip.format);
+            const double simd = kernel_ms_per_frame(*f, {host_isa(), Dispatch::avx2}, clip, first, repeats);
+            const double c = with_c ? kernel_ms_per_frame(*f, {Isa::c, Dispatch::avx2}, clip, first, 1) : 0;
+            const double lib = vmaf_ms_per_frame(vmaf, arg, clip, repeats, "16");
+            std::printf("[bench] --feature %-24s %-32s speedqa %s %8.3f ms/frame", arg.c_str(), clip.label.c_str(),
+                        testing::isa_name(host_isa()), simd);
+            if (with_c) std::printf(", c %8.3f", c);
+            if (lib > 0) std::printf("; libvmaf avx2 %8.3f ms/frame: %.2fx", lib, lib / simd);
+            std::printf("\n");
+            std::fflush(stdout);
+        }
+    }
+    return 0;
 }
 
 }  // namespace speedqa::bench
