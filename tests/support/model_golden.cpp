@@ -78,4 +78,37 @@ std::vector<ModelGolden> load_model_golden(const std::string& testdata_root, con
     return out;
 }
 
+std::optional<std::vector<std::pair<std::string, std::string>>> model_feature_options(const std::string& model_path,
+                                                                                      const std::string& marker) {
+    std::ifstream in(model_path);
+    if (!in) throw std::runtime_error("cannot read " + model_path);
+    const nlohmann::json m = nlohmann::json::parse(in).at("model_dict");  // (keys in sorted order)
+    const auto& names = m.at("feature_names");
+    for (size_t i = 0; i < names.size(); i++) {
+        if (names[i].get<std::string>().find(marker) == std::string::npos) continue;
+        std::vector<std::pair<std::string, std::string>> out;
+        if (m.contains("feature_opts_dicts"))
+            for (auto it = m["feature_opts_dicts"][i].begin(); it != m["feature_opts_dicts"][i].end(); ++it)
+                out.emplace_back(it.key(), it.value().is_string() ? it.value().get<std::string>() : it.value().dump());
+        return out;
+    }
+    return std::nullopt;
+}
+
+std::string model_feature_arg(const std::string& model_path, const std::string& marker, const std::string& feature) {
+    const auto opts = model_feature_options(model_path, marker);
+    if (!opts) return "";
+    std::string arg = feature;
+    for (size_t i = 0; i < opts->size(); i++) arg += (i == 0 ? "=" : ":") + (*opts)[i].first + "=" + (*opts)[i].second;
+    return arg;
+}
+
+std::vector<Picture> clip_pictures(const ClipInfo& clip, const std::string& xz) {
+    const std::vector<uint8_t>& bytes = load_xz(xz);
+    std::vector<Picture> out;
+    const size_t frame = clip.format.frame_bytes();
+    for (int i = 0; i < clip.frames; i++) out.push_back(picture_in_frame(clip.format, bytes.data() + i * frame));
+    return out;
+}
+
 }  // namespace speedqa::testing

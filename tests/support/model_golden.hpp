@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "core/feature.hpp"
+#include "core/video.hpp"
+#include "support/testdata.hpp"
 
 namespace speedqa::testing {
 
@@ -34,5 +36,17 @@ struct ModelGolden {
 // The golden files under <testdata>/models/golden whose name starts with
 // `prefix` ("" = all), sorted by name. Empty when the folder is absent.
 std::vector<ModelGolden> load_model_golden(const std::string& testdata_root, const std::string& prefix = "");
+
+// The options a model file's feature_opts_dicts gives the feature whose
+// provided name contains `marker` (e.g. "_vif_"), as (name, value) texts (a
+// string value unquoted); nullopt where the model does not use that feature.
+std::optional<std::vector<std::pair<std::string, std::string>>> model_feature_options(const std::string& model_path,
+                                                                                      const std::string& marker);
+// The same as --feature text ("adm", "adm=adm_csf_mode=2:..."), "" where the
+// model does not use the feature.
+std::string model_feature_arg(const std::string& model_path, const std::string& marker, const std::string& feature);
+
+// The frames of a clip's .xz file, as pictures into load_xz's bytes.
+std::vector<Picture> clip_pictures(const ClipInfo& clip, const std::string& xz);
 
 }  // namespace speedqa::testing

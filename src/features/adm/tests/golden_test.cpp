@@ -81,33 +81,6 @@ std::vector<Golden> golden_files(const std::string& root, const std::string& pre
     return out;
 }
 
-std::vector<Picture> pictures(const ClipInfo& clip, const std::string& xz) {
-    const std::vector<uint8_t>& bytes = load_xz(xz);
-    std::vector<Picture> out;
-    const size_t frame = clip.format.frame_bytes();
-    for (int i = 0; i < clip.frames; i++) out.push_back(picture_in_frame(clip.format, bytes.data() + i * frame));
-    return out;
-}
-
-// The adm options of a model (feature_opts_dicts), as --feature text.
-std::string model_adm_arg(const std::string& model_path) {
-    std::ifstream in(model_path);
-    if (!in) throw std::runtime_error("cannot read " + model_path);
-    const nlohmann::json m = nlohmann::json::parse(in).at("model_dict");
-    const auto& names = m.at("feature_names");
-    for (size_t i = 0; i < names.size(); i++) {
-        const std::string n = names[i];
-        if (n.rfind("VMAF_integer_feature_adm", 0) != 0) continue;
-        std::string arg = "adm";
-        if (m.contains("feature_opts_dicts")) {
-            const auto& opts = m.at("feature_opts_dicts")[i];
-            for (auto it = opts.begin(); it != opts.end(); ++it)
-                arg += (arg == "adm" ? "=" : ":") + it.key() + "=" + it.value().dump();
-        }
-        return arg;
-    }
-    return "";
-}
 
 std::string feature_arg(const Golden& g) {
     for (size_t i = 0; i + 1 < g.args.size(); i++)
@@ -144,7 +117,7 @@ void run_golden(const Golden& g, const TestData& data, const std::string& arg, b
     }
     t.files++;
     if (g.defect) t.defect_files++;
-    const auto ref = pictures(*clip, clip->ref_xz), dis = pictures(*clip, clip->dis_xz);
+    const auto ref = clip_pictures(*clip, clip->ref_xz), dis = clip_pictures(*clip, clip->dis_xz);
     ASSERT_EQ(g.frames.size(), static_cast<size_t>(clip->frames));
     for (const CpuTarget& target : host_targets(g.dispatch)) {
         SCOPED_TRACE(isa_name(target.isa));
@@ -184,7 +157,7 @@ TEST(AdmGolden, EveryValueExact) {
         for (const Golden& g : golden_files(root, c.name + "__vmaf_")) {
             const std::string model = (fs::path(root) / "models" / (g.run + ".json")).string();
             const std::string shared_model = (fs::path(root).parent_path() / "models" / (g.run + ".json")).string();
-            const std::string arg = model_adm_arg(fs::exists(model) ? model : shared_model);
+            const std::string arg = model_feature_arg(fs::exists(model) ? model : shared_model, "_integer_feature_adm", "adm");
             if (!arg.empty()) run_golden(g, *data, arg, true, t);
         }
     }

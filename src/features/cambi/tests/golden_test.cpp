@@ -28,30 +28,6 @@ struct Tally {
               skipped_models = 0;
 };
 
-std::vector<Picture> pictures(const ClipInfo& clip, const std::string& xz) {
-    const std::vector<uint8_t>& bytes = load_xz(xz);
-    std::vector<Picture> out;
-    const size_t frame = clip.format.frame_bytes();
-    for (int i = 0; i < clip.frames; i++) out.push_back(picture_in_frame(clip.format, bytes.data() + i * frame));
-    return out;
-}
-
-// The cambi options of a model file's feature_opts_dicts, as --feature text.
-std::string model_cambi_arg(const std::string& model_path) {
-    std::ifstream in(model_path);
-    if (!in) throw std::runtime_error("cannot read " + model_path);
-    const nlohmann::json m = nlohmann::json::parse(in).at("model_dict");
-    const auto& names = m.at("feature_names");
-    for (size_t i = 0; i < names.size(); i++) {
-        if (names[i] != "Cambi_feature_cambi_score") continue;
-        std::string arg = "cambi";
-        const auto& opts = m.at("feature_opts_dicts")[i];
-        for (auto it = opts.begin(); it != opts.end(); ++it)
-            arg += (arg == "cambi" ? "=" : ":") + it.key() + "=" + it.value().dump();
-        return arg;
-    }
-    return "";
-}
 
 // The golden files whose name starts with `prefix`. load_model_golden reads
 // files of failed runs too, but they have no frames: those are read here.
@@ -125,7 +101,7 @@ void run_golden(const ModelGolden& g, const TestData& data, const std::string& a
         EXPECT_EQ(names, g.keys);
     }
     t.files++;
-    const auto ref = pictures(*clip, clip->ref_xz), dis = pictures(*clip, clip->dis_xz);
+    const auto ref = clip_pictures(*clip, clip->ref_xz), dis = clip_pictures(*clip, clip->dis_xz);
     EXPECT_EQ(g.frames.size(), static_cast<size_t>(clip->frames));
     for (const CpuTarget& target : host_targets(g.dispatch_value())) {
         SCOPED_TRACE(isa_name(target.isa));
@@ -150,7 +126,7 @@ TEST(CambiGolden, EveryValueExact) {
     for (const ModelGolden& g : features) run_golden(g, *data, g.feature_arg(), false, t);
     const fs::path model_dir = fs::path(root).parent_path() / "models";
     for (const ModelGolden& g : models) {
-        const std::string arg = model_cambi_arg((model_dir / (g.run + ".json")).string());
+        const std::string arg = model_feature_arg((model_dir / (g.run + ".json")).string(), "_feature_cambi_score", "cambi");
         if (arg.empty()) continue;
         if (g.exit_status != 0) {
             t.skipped_models++;

@@ -174,26 +174,6 @@ inline GoldenTally check_feature_runs(const FeatureDef& def) {
     return t;
 }
 
-// The options a model gives the feature whose provided names contain
-// `marker` ("_vif_"), from its feature_opts_dicts; nullopt where the model
-// does not use that feature.
-inline std::optional<std::vector<std::pair<std::string, std::string>>> model_options(const std::string& model_path,
-                                                                                     const std::string& marker) {
-    std::ifstream in(model_path);
-    if (!in) throw std::runtime_error("cannot read " + model_path);
-    const nlohmann::json m = nlohmann::json::parse(in).at("model_dict");
-    const auto& names = m.at("feature_names");
-    for (size_t i = 0; i < names.size(); i++) {
-        if (names[i].get<std::string>().find(marker) == std::string::npos) continue;
-        std::vector<std::pair<std::string, std::string>> out;
-        if (m.contains("feature_opts_dicts"))
-            for (auto it = m["feature_opts_dicts"][i].begin(); it != m["feature_opts_dicts"][i].end(); ++it)
-                out.emplace_back(it.key(), it.value().is_string() ? it.value().get<std::string>() : it.value().dump());
-        return out;
-    }
-    return std::nullopt;
-}
-
 // The feature's columns inside every model run ("vmaf_*") whose model uses
 // a provided feature containing `marker`.
 inline GoldenTally check_model_runs(const FeatureDef& def, const std::string& marker) {
@@ -210,7 +190,7 @@ inline GoldenTally check_model_runs(const FeatureDef& def, const std::string& ma
             ADD_FAILURE() << "model file missing: " << model_path;
             continue;
         }
-        const auto opts = model_options(model_path, marker);
+        const auto opts = model_feature_options(model_path, marker);
         if (!opts) continue;  // the model does not use this feature
         t.files++;
         if (g.exit_status != 0) {
