@@ -298,39 +298,72 @@ private:
         }
     }
 
-    // The vpmaddwd operands of a list of terms, in registers.
+    // The vpmaddwd operand of term t of TT, in a register: loaded once and
+    // used by every plane of a group (were it a memory operand, or spilled,
+    // each vpmaddwd would take two loads, and the loads, not the
+    // multiplications, would bound the sums).
     template <const Terms& TT>
-    struct Coefs {
-        __m256i c[TT.n];
-        Coefs() {
-            for (int t = 0; t < TT.n; t++) c[t] = splat(TT.t[t].coefs);
-        }
-    };
+    static __m256i coef(int t) {
+        __m256i c = splat(TT.t[t].coefs);
+        keep(c);
+        return c;
+    }
+    // A value the compiler must hold in a register here: the sums stay one
+    // running register each, term after term (reassociated into trees of
+    // products, they outgrow the 16 registers and go through the stack).
+    static void keep(__m256i& v) { asm("" : "+x"(v)); }
 
-    // Vertical sums of one plane at a 16-column block (its two halves, in
-    // the order the pairs were interleaved) for the terms of TT, whose pair
-    // q lies at `pairs[q]`.
-    template <const Terms& TT>
-    static void vsum(const int32_t* const* pairs, const Coefs<TT>& cf, ptrdiff_t o, __m256i& z0, __m256i& z1) {
-        z0 = z1 = _mm256_setzero_si256();
+    // Vertical sums of the N planes from Q0 at a 16-column block (its two
+    // halves, in the order the pairs were interleaved) for the terms of TT,
+    // whose pair q lies at `pairs[q]`, into z[Q0..Q0 + N).
+    template <const Terms& TT, int Q0, int N>
+    static void vsums(const int32_t* const* pairs, ptrdiff_t o, __m256i (&z)[kPlanes][2]) {
+        __m256i acc[N][2];
+        for (int q = 0; q < N; q++) acc[q][0] = acc[q][1] = _mm256_setzero_si256();
 #pragma GCC unroll 16
         for (int t = 0; t < TT.n; t++) {
-            const int32_t* src = pairs[TT.t[t].pair] + o;
-            z0 = _mm256_add_epi32(z0, _mm256_madd_epi16(ld(src), cf.c[t]));
-            z1 = _mm256_add_epi32(z1, _mm256_madd_epi16(ld(src + 8), cf.c[t]));
+            const __m256i c = coef<TT>(t);
+            const int32_t* src = pairs[TT.t[t].pair] + o + Q0 * kSpan;
+#pragma GCC unroll 8
+            for (int q = 0; q < N; q++) {
+                acc[q][0] = _mm256_add_epi32(acc[q][0], _mm256_madd_epi16(ld(src + q * kSpan), c));
+                acc[q][1] = _mm256_add_epi32(acc[q][1], _mm256_madd_epi16(ld(src + q * kSpan + 8), c));
+                keep(acc[q][0]);
+                keep(acc[q][1]);
+            }
+        }
+        for (int q = 0; q < N; q++) {
+            z[Q0 + q][0] = acc[q][0];
+            z[Q0 + q][1] = acc[q][1];
         }
     }
 
-    // Horizontal sums of a row plane for the even and the odd outputs of a
-    // block: `src` is the position of tap 0 of the first even output.
-    template <const Terms& TT>
-    static void hsum(const int16_t* src, const Coefs<TT>& cf, __m256i& even, __m256i& odd) {
-        even = odd = _mm256_setzero_si256();
+    // Horizontal sums of the N row planes from Q0 for the even and the odd
+    // outputs of a block (v[q][0], v[q][1]): `src` is the position, in
+    // plane Q0, of tap 0 of the first even output. With Odd false, the odd
+    // outputs are not summed.
+    template <const Terms& TT, int Q0, int N, bool Odd = true>
+    static void hsums(const int16_t* src, __m256i (&v)[kPlanes][2]) {
+        __m256i even[N], odd[N];
+        for (int q = 0; q < N; q++) even[q] = odd[q] = _mm256_setzero_si256();
+        src += Q0 * kRowLen;
 #pragma GCC unroll 16
         for (int t = 0; t < TT.n; t++) {
+            const __m256i c = coef<TT>(t);
             const int16_t* p = src + 2 * TT.t[t].pair;
-            even = _mm256_add_epi32(even, _mm256_madd_epi16(ld(p), cf.c[t]));
-            odd = _mm256_add_epi32(odd, _mm256_madd_epi16(ld(p + 1), cf.c[t]));
+#pragma GCC unroll 8
+            for (int q = 0; q < N; q++) {
+                even[q] = _mm256_add_epi32(even[q], _mm256_madd_epi16(ld(p + q * kRowLen), c));
+                keep(even[q]);
+                if constexpr (Odd) {
+                    odd[q] = _mm256_add_epi32(odd[q], _mm256_madd_epi16(ld(p + q * kRowLen + 1), c));
+                    keep(odd[q]);
+                }
+            }
+        }
+        for (int q = 0; q < N; q++) {
+            v[Q0 + q][0] = even[q];
+            v[Q0 + q][1] = odd[q];
         }
     }
 
@@ -356,27 +389,26 @@ private:
         const __m256i mom_add = unbias_plus(static_cast<uint32_t>(a_.rounding.moment.round));
         const __m128i mom_shift = _mm_cvtsi32_si128(ms), hi_shift = _mm_cvtsi32_si128(16 - ms);
         const __m256i unbias = unbias_plus(0), low16 = splat(0xffff);
-        const Coefs<(Phase ? T::v1 : T::v0)> cf;
+        constexpr const Terms& TV = Phase ? T::v1 : T::v0;
         for (int b = 0; b < blocks_; b++) {
             const ptrdiff_t o = 16 * b;
             const int c = col0_ + 16 * b;
-            __m256i z0, z1, y0, y1;
+            __m256i z[kPlanes][2];
+            vsums<TV, kX, 5>(pairs, o, z);
+            if constexpr (NP == kPlanes) vsums<TV, kXXhi, 3>(pairs, o, z);
             for (int q = kX; q <= kY; q++) {
-                vsum<(Phase ? T::v1 : T::v0)>(pairs, cf, o + q * kSpan, z0, z1);
-                z0 = _mm256_srl_epi32(_mm256_add_epi32(z0, mean_add), mean_shift);
-                z1 = _mm256_srl_epi32(_mm256_add_epi32(z1, mean_add), mean_shift);
+                const __m256i z0 = _mm256_srl_epi32(_mm256_add_epi32(z[q][0], mean_add), mean_shift);
+                const __m256i z1 = _mm256_srl_epi32(_mm256_add_epi32(z[q][1], mean_add), mean_shift);
                 st(row_plane(q) + c, pack_biased(z0, z1));
             }
             for (int q = 0; q < 3; q++) {
                 // t = (A << (16 - s)) + ((B + round) >> s) with A, B the
                 // high and low halves' sums: 2^16 A + B rounded by s bits
-                vsum<(Phase ? T::v1 : T::v0)>(pairs, cf, o + (kXXlo + q) * kSpan, z0, z1);
-                z0 = _mm256_srl_epi32(_mm256_add_epi32(z0, mom_add), mom_shift);
-                z1 = _mm256_srl_epi32(_mm256_add_epi32(z1, mom_add), mom_shift);
+                __m256i z0 = _mm256_srl_epi32(_mm256_add_epi32(z[kXXlo + q][0], mom_add), mom_shift);
+                __m256i z1 = _mm256_srl_epi32(_mm256_add_epi32(z[kXXlo + q][1], mom_add), mom_shift);
                 if constexpr (NP == kPlanes) {
-                    vsum<(Phase ? T::v1 : T::v0)>(pairs, cf, o + (kXXhi + q) * kSpan, y0, y1);
-                    z0 = _mm256_add_epi32(z0, _mm256_sll_epi32(_mm256_add_epi32(y0, unbias), hi_shift));
-                    z1 = _mm256_add_epi32(z1, _mm256_sll_epi32(_mm256_add_epi32(y1, unbias), hi_shift));
+                    z0 = _mm256_add_epi32(z0, _mm256_sll_epi32(_mm256_add_epi32(z[kXXhi + q][0], unbias), hi_shift));
+                    z1 = _mm256_add_epi32(z1, _mm256_sll_epi32(_mm256_add_epi32(z[kXXhi + q][1], unbias), hi_shift));
                 }
                 st(row_plane(kXXlo + q) + c, pack_biased(_mm256_and_si256(z0, low16), _mm256_and_si256(z1, low16)));
                 st(row_plane(kXXhi + q) + c, pack_biased(_mm256_srli_epi32(z0, 16), _mm256_srli_epi32(z1, 16)));
@@ -387,12 +419,12 @@ private:
         StatAcc acc;
         const __m256i lane = _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14);
         const __m256i carry_add = unbias_plus(ev::kHorizontalRound);
-        const Coefs<T::h> hc;
         for (int j0 = s0_; j0 < s1_; j0 += 16) {
             // outputs j0 + e + 2 m (parity e, m = 0..7); pair t of taps
             // starts at position j0 + e - r + 2 t
             __m256i v[kPlanes][2];
-            for (int q = 0; q < kPlanes; q++) hsum<T::h>(row_plane(q) + j0 - T::r, hc, v[q][0], v[q][1]);
+            hsums<T::h, 0, 4>(row_plane(0) + j0 - T::r, v);
+            hsums<T::h, 4, 4>(row_plane(0) + j0 - T::r, v);
             for (int e = 0; e < 2; e++) {
                 const __m256i mu1 = _mm256_add_epi32(v[kX][e], unbias), mu2 = _mm256_add_epi32(v[kY][e], unbias);
                 __m256i mom[3];
@@ -428,27 +460,24 @@ private:
         const __m128i shift = _mm_cvtsi32_si128(a_.halve_rounding.shift);
         // the columns the even outputs of the strip read
         const int from = std::max(0, s0_ - H::r), to = std::min(im_.w, s1_ + H::r);
-        const Coefs<(Phase ? H::v1 : H::v0)> cf;
-        for (int b = (from - col0_) / 16; 16 * b + col0_ < to; b++)
+        for (int b = (from - col0_) / 16; 16 * b + col0_ < to; b++) {
+            __m256i z[kPlanes][2];
+            vsums<(Phase ? H::v1 : H::v0), kX, 2>(pairs, 16 * b, z);
             for (int q = kX; q <= kY; q++) {
-                __m256i z0, z1;
-                vsum<(Phase ? H::v1 : H::v0)>(pairs, cf, 16 * b + q * kSpan, z0, z1);
-                z0 = _mm256_srl_epi32(_mm256_add_epi32(z0, add), shift);
-                z1 = _mm256_srl_epi32(_mm256_add_epi32(z1, add), shift);
+                const __m256i z0 = _mm256_srl_epi32(_mm256_add_epi32(z[q][0], add), shift);
+                const __m256i z1 = _mm256_srl_epi32(_mm256_add_epi32(z[q][1], add), shift);
                 st(row_plane(q) + col0_ + 16 * b, pack_biased(z0, z1));
             }
+        }
         mirror(2, s0_ - H::r, s1_ + H::r);
 
         const __m256i add_h = unbias_plus(ev::kHorizontalRound);
-        const Coefs<H::h> hc;
         const int o_end = std::min(s1_ / 2, im_.w / 2);
         uint16_t* dst[2] = {a_.ref_out + a_.out_stride * o, a_.dis_out + a_.out_stride * o};
         for (int o0 = s0_ / 2; o0 < o_end; o0 += 8) {
-            __m256i v[2], odd;
-            for (int q = 0; q < 2; q++) {
-                hsum<H::h>(row_plane(q) + 2 * o0 - H::r, hc, v[q], odd);  // the odd outputs go unused
-                v[q] = _mm256_add_epi32(v[q], add_h);
-            }
+            __m256i h[kPlanes][2], v[2];
+            hsums<H::h, kX, 2, false>(row_plane(0) + 2 * o0 - H::r, h);  // the even outputs only
+            for (int q = 0; q < 2; q++) v[q] = _mm256_add_epi32(h[q][0], add_h);
             for (int q = 0; q < 2; q++) {
                 const __m256i s = _mm256_srli_epi32(v[q], ev::kHorizontalShift);
                 const __m128i r = _mm_packus_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
