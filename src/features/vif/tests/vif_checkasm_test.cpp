@@ -148,14 +148,19 @@ const std::pair<int, int> kSizes[] = {{2, 2},   {3, 5},   {5, 3},   {7, 9},    {
                                       {16, 16}, {17, 6},  {24, 11}, {31, 33},  {33, 2},  {64, 20}, {100, 7},
                                       {255, 3}, {256, 5}, {257, 4}, {263, 19}, {300, 2}, {513, 3}, {777, 2}};
 
-TEST(VifCheckasm, ScalePassEqualsC) {
-    const Kernels* simd = kernels_avx2();
-    if (!simd) GTEST_SKIP() << "no AVX2 on this CPU";
-    const std::vector<uint16_t> table = make_log2_table();
-    std::mt19937 rng(7);
+struct Counts {
     long long passes = 0, pixels = 0, samples = 0;
-    for (const Case& c : cases())
-        for (auto [w, h] : kSizes)
+};
+
+// Every case, size and pattern pair (or, with `few`, scale 0 at 8 and 10
+// bits on a third of the sizes) through both kernels with `table`.
+void compare_all(const Kernels& simd, const std::vector<uint16_t>& table, bool few, Counts& n) {
+    std::mt19937 rng(7);
+    int size_index = 0;
+    for (const Case& c : cases()) {
+        if (few && (c.scale != 0 || c.bits > 10)) continue;
+        for (auto [w, h] : kSizes) {
+            if (few && size_index++ % 3 != 0) continue;
             for (Pattern pr : kPatterns)
                 for (Pattern pd : {pr, Pattern::random, Pattern::extremes}) {
                     const Image im = make_image(c.bits, w, h, pr, pd, rng);
@@ -163,8 +168,8 @@ TEST(VifCheckasm, ScalePassEqualsC) {
                     for (auto [stat, halve] : {std::pair{true, true}, {false, true}, {true, false}}) {
                         if (!stat && (!halve || c.scale == 3)) continue;
                         const Result want = run(kernels_c(), im, c, stat, halve, limit, table);
-                        const Result got = run(*simd, im, c, stat, halve, limit, table);
-                        const std::string what = std::string(simd->name) + " " + describe(c, w, h, pr, pd, limit) +
+                        const Result got = run(simd, im, c, stat, halve, limit, table);
+                        const std::string what = std::string(simd.name) + " " + describe(c, w, h, pr, pd, limit) +
                                                  (stat ? " stat" : "") + (halve ? " halve" : "");
                         ASSERT_TRUE(want.sums == got.sums)
                             << what << ": num_log " << got.sums.num_log << " vs " << want.sums.num_log << ", den_log "
@@ -173,13 +178,43 @@ TEST(VifCheckasm, ScalePassEqualsC) {
                             << got.sums.den_non_log << " vs " << want.sums.den_non_log;
                         ASSERT_EQ(want.out[0], got.out[0]) << what << ": halved ref";
                         ASSERT_EQ(want.out[1], got.out[1]) << what << ": halved dis";
-                        passes++;
-                        if (stat) pixels += static_cast<long long>(w) * h;
-                        samples += static_cast<long long>(want.out[0].size());
+                        n.passes++;
+                        if (stat) n.pixels += static_cast<long long>(w) * h;
+                        n.samples += static_cast<long long>(want.out[0].size());
                     }
                 }
+        }
+    }
+}
+
+TEST(VifCheckasm, ScalePassEqualsC) {
+    const Kernels* simd = kernels_avx2();
+    if (!simd) GTEST_SKIP() << "no AVX2 on this CPU";
+    Counts n;
+    compare_all(*simd, make_log2_table(), false, n);
     std::printf("[vif-checkasm] scale_pass: %lld passes (%lld pixels of statistic, %lld halved samples) identical to C\n",
-                passes, pixels, samples);
+                n.passes, n.pixels, n.samples);
+}
+
+// The AVX2 kernel reads the log2 table as byte offsets from a chord where
+// they fit (libvmaf's table) and as the uint16 table where they do not: both
+// ways with tables other than libvmaf's, the C kernel reading them as given.
+TEST(VifCheckasm, ScalePassEqualsCWithOtherLog2Tables) {
+    const Kernels* simd = kernels_avx2();
+    if (!simd) GTEST_SKIP() << "no AVX2 on this CPU";
+    std::mt19937 rng(11);
+    std::vector<uint16_t> within = make_log2_table(), beyond = within;
+    for (int i = 32768; i < 65536; i++) {
+        // (libvmaf's offsets are 0..177: up to 78 more stays in a byte)
+        within[static_cast<size_t>(i)] = static_cast<uint16_t>(within[static_cast<size_t>(i)] + rng() % 79);
+        beyond[static_cast<size_t>(i)] = static_cast<uint16_t>(rng());
+    }
+    Counts n;
+    compare_all(*simd, within, true, n);
+    compare_all(*simd, beyond, true, n);
+    std::printf("[vif-checkasm] scale_pass with two other log2 tables (offsets within a byte, and not): %lld passes "
+                "(%lld pixels of statistic) identical to C\n",
+                n.passes, n.pixels);
 }
 
 }  // namespace

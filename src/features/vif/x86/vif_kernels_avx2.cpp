@@ -132,7 +132,35 @@ inline __m256i mean_product(__m256i a, __m256i b) {
 
 struct StatConsts {
     __m256d nsq, eps, gain_limit, zero;
-    const int* table;  // the uint16 table, read 32 bits at a time
+    const int* table;          // the uint16 table, read 32 bits at a time
+    const int* bytes;          // the same as offsets (Log2Bytes), or null where they do not fit a byte
+};
+
+// The log2 table's entries 32768 + m (m < 2^15, all that log2_biased reads)
+// as bytes: table[32768 + m] - 30720 - (m >> 4), the distance from the
+// chord of log2 between 2^15 and 2^16, is 0..177 for libvmaf's table. At 32
+// KiB (the uint16 half is 64 KiB) the gathers into it mostly hit L1. Made
+// from the table the pass is given; `fits` false where some entry does not
+// fit a byte (then the uint16 table is read).
+struct Log2Bytes {
+    static constexpr int kEntries = 32768;
+    std::unique_ptr<uint8_t[]> b{new uint8_t[kEntries + 3]()};  // (+3: 32-bit gathers at the last entries)
+    const uint16_t* from = nullptr;
+    bool fits = false;
+
+    void make(const uint16_t* table) {
+        if (table == from) return;
+        from = table;
+        fits = true;
+        for (int m = 0; m < kEntries; m++) {
+            const int d = static_cast<int>(table[kEntries + m]) - 30720 - (m >> 4);
+            if (d < 0 || d > 255) {
+                fits = false;
+                return;
+            }
+            b[m] = static_cast<uint8_t>(d);
+        }
+    }
 };
 
 struct StatAcc {
@@ -142,13 +170,19 @@ struct StatAcc {
 };
 
 // table[v >> k] + 2048 (k + 1038) for integer-valued doubles v >= 2^16, with
-// k = exponent - 15 (v >> k is the top 16 bits).
-inline __m256i log2_biased(const int* table, __m256d v) {
+// k = exponent - 15 (v >> k is the top 16 bits, 2^15 + m).
+inline __m256i log2_biased(const StatConsts& k, __m256d v) {
     const __m256i bits = _mm256_castpd_si256(v);
-    const __m256i idx = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi64(bits, 37), _mm256_set1_epi64x(0x7fff)),
-                                        _mm256_set1_epi64x(0x8000));
-    const __m128i t = _mm_and_si128(_mm256_i64gather_epi32(table, idx, 2), _mm_set1_epi32(0xffff));
-    return _mm256_add_epi64(_mm256_cvtepu32_epi64(t), _mm256_slli_epi64(_mm256_srli_epi64(bits, 52), 11));
+    const __m256i m = _mm256_and_si256(_mm256_srli_epi64(bits, 37), _mm256_set1_epi64x(0x7fff));
+    const __m256i exponent_part = _mm256_slli_epi64(_mm256_srli_epi64(bits, 52), 11);
+    if (k.bytes) {
+        const __m128i t = _mm_and_si128(_mm256_i64gather_epi32(k.bytes, m, 1), _mm_set1_epi32(0xff));
+        const __m256i chord = _mm256_add_epi64(_mm256_srli_epi64(m, 4), _mm256_set1_epi64x(30720));
+        return _mm256_add_epi64(_mm256_add_epi64(_mm256_cvtepu32_epi64(t), chord), exponent_part);
+    }
+    const __m256i idx = _mm256_or_si256(m, _mm256_set1_epi64x(0x8000));
+    const __m128i t = _mm_and_si128(_mm256_i64gather_epi32(k.table, idx, 2), _mm_set1_epi32(0xffff));
+    return _mm256_add_epi64(_mm256_cvtepu32_epi64(t), exponent_part);
 }
 
 // ev::accumulate for the 4 pixels of `valid` (all-ones lanes). Flat areas
@@ -162,7 +196,7 @@ inline void stat4(const StatConsts& k, __m256d s1, __m256d s2, __m256d s12, __m2
     acc.den_non_log = _mm256_sub_epi64(acc.den_non_log, _mm256_castpd_si256(non_log));  // -(-1) per pixel
     acc.num_non_log = _mm256_add_pd(acc.num_non_log, _mm256_and_pd(non_log, s2));
     if (_mm256_testz_pd(log_mask, log_mask)) return;
-    const __m256i den = _mm256_sub_epi64(log2_biased(k.table, _mm256_add_pd(s1, k.nsq)),
+    const __m256i den = _mm256_sub_epi64(log2_biased(k, _mm256_add_pd(s1, k.nsq)),
                                          _mm256_set1_epi64x(2048 * (1038 + 17)));
     acc.den_log = _mm256_add_epi64(acc.den_log, _mm256_and_si256(den, _mm256_castpd_si256(log_mask)));
 
@@ -178,7 +212,7 @@ inline void stat4(const StatConsts& k, __m256d s1, __m256d s2, __m256d s12, __m2
     const __m256d numer1 = _mm256_add_pd(sv, k.nsq);
     const __m256d numer1_tmp = _mm256_add_pd(
         _mm256_round_pd(_mm256_mul_pd(_mm256_mul_pd(gl, gl), s1), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC), numer1);
-    const __m256i num = _mm256_sub_epi64(log2_biased(k.table, numer1_tmp), log2_biased(k.table, numer1));
+    const __m256i num = _mm256_sub_epi64(log2_biased(k, numer1_tmp), log2_biased(k, numer1));
     acc.num_log = _mm256_add_epi64(acc.num_log, _mm256_and_si256(num, _mm256_castpd_si256(num_mask)));
 }
 
@@ -187,6 +221,7 @@ inline void stat4(const StatConsts& k, __m256d s1, __m256d s2, __m256d s12, __m2
 class ScratchAvx2 final : public ScaleScratch {
 public:
     ScratchAvx2() : ring(new int32_t[kRingSlots * kPlanes * kSpan]()), rows(new int16_t[kPlanes * kRowLen]()) {}
+    Log2Bytes log2;
     std::unique_ptr<int32_t[]> ring;  // [slot][plane][column of the strip's span] pairs of int16
     std::unique_ptr<int16_t[]> rows;  // [plane][position]: a row after the vertical pass, biased
 };
@@ -215,6 +250,7 @@ public:
         k_.gain_limit = _mm256_set1_pd(a.gain_limit);
         k_.zero = _mm256_setzero_pd();
         k_.table = reinterpret_cast<const int*>(a.log2_table);
+        k_.bytes = s.log2.fits ? reinterpret_cast<const int*>(s.log2.b.get()) : nullptr;
     }
 
     void run(ev::Sums& sums) {
@@ -509,10 +545,13 @@ void pass(const ScaleArgs& a, ScratchAvx2& s, ev::Sums& sums) {
 }
 
 std::unique_ptr<ScaleScratch> make_scratch_avx2(int) { return std::make_unique<ScratchAvx2>(); }
-size_t scratch_bytes_avx2(int) { return kRingSlots * kPlanes * kSpan * sizeof(int32_t) + kPlanes * kRowLen * sizeof(int16_t); }
+size_t scratch_bytes_avx2(int) {
+    return kRingSlots * kPlanes * kSpan * sizeof(int32_t) + kPlanes * kRowLen * sizeof(int16_t) + Log2Bytes::kEntries + 3;
+}
 
 void scale_pass_avx2(const ScaleArgs& a, ScaleScratch& scratch, ev::Sums& sums) {
     ScratchAvx2& s = static_cast<ScratchAvx2&>(scratch);
+    if (a.stat) s.log2.make(a.log2_table);
     ev::Sums scale;
     switch (a.scale) {
     case 0:
