@@ -144,6 +144,8 @@ struct StatConsts {
 // fit a byte (then the uint16 table is read).
 struct Log2Bytes {
     static constexpr int kEntries = 32768;
+    // The chord at m: 2048 log2(2^15) + m / 16, rounded down.
+    static constexpr int chord(int m) { return 30720 + (m >> 4); }
     std::unique_ptr<uint8_t[]> b{new uint8_t[kEntries + 3]()};  // (+3: 32-bit gathers at the last entries)
     const uint16_t* from = nullptr;
     bool fits = false;
@@ -153,7 +155,7 @@ struct Log2Bytes {
         from = table;
         fits = true;
         for (int m = 0; m < kEntries; m++) {
-            const int d = static_cast<int>(table[kEntries + m]) - 30720 - (m >> 4);
+            const int d = static_cast<int>(table[kEntries + m]) - chord(m);
             if (d < 0 || d > 255) {
                 fits = false;
                 return;
@@ -177,7 +179,7 @@ inline __m256i log2_biased(const StatConsts& k, __m256d v) {
     const __m256i exponent_part = _mm256_slli_epi64(_mm256_srli_epi64(bits, 52), 11);
     if (k.bytes) {
         const __m128i t = _mm_and_si128(_mm256_i64gather_epi32(k.bytes, m, 1), _mm_set1_epi32(0xff));
-        const __m256i chord = _mm256_add_epi64(_mm256_srli_epi64(m, 4), _mm256_set1_epi64x(30720));
+        const __m256i chord = _mm256_add_epi64(_mm256_srli_epi64(m, 4), _mm256_set1_epi64x(Log2Bytes::chord(0)));
         return _mm256_add_epi64(_mm256_add_epi64(_mm256_cvtepu32_epi64(t), chord), exponent_part);
     }
     const __m256i idx = _mm256_or_si256(m, _mm256_set1_epi64x(0x8000));
