@@ -35,6 +35,7 @@ CpuFlags detect_cpu_flags() {
     if (!all(b, 0x00000128)) return f;  // BMI1, AVX2, BMI2
     f.avx2 = true;
     if (all(static_cast<uint32_t>(xcr0), 0xe0) && all(b, 0xd0030000)) f.avx512 = true;  // ZMM state; F DQ CD BW VL
+    f.avx512vnni = f.avx512 && all(c, 0x800);                                           // ECX bit 11
     return f;
 }
 #else

@@ -12,6 +12,7 @@ inline constexpr unsigned kMaskAvx512 = 1u << 4;  // VMAF_X86_CPU_FLAG_AVX512
 struct CpuFlags {
     bool avx2 = false;    // AVX2 with BMI1/BMI2 and OS YMM state
     bool avx512 = false;  // F, CD, BW, DQ, VL with OS ZMM state
+    bool avx512vnni = false;  // and VNNI (vpdpwssd): only our kernels use it, libvmaf's dispatch does not look
 };
 
 CpuFlags detect_cpu_flags();

@@ -142,10 +142,10 @@ std::string describe(const Case& c, int w, int h, Pattern pr, Pattern pd, double
            " dis " + name(pd) + " limit " + std::to_string(limit);
 }
 
-// Sizes around the strip width (256) and the vector blocks (16), odd and
-// minimal ones.
+// Sizes around the strip width (256) and the vector blocks (16 and 32), odd
+// and minimal ones.
 const std::pair<int, int> kSizes[] = {{2, 2},   {3, 5},   {5, 3},   {7, 9},    {8, 8},   {9, 17},  {15, 4},
-                                      {16, 16}, {17, 6},  {24, 11}, {31, 33},  {33, 2},  {64, 20}, {100, 7},
+                                      {16, 16}, {17, 6},  {24, 11}, {31, 33},  {32, 3},  {33, 2},  {48, 5},  {64, 20}, {100, 7},
                                       {255, 3}, {256, 5}, {257, 4}, {263, 19}, {300, 2}, {513, 3}, {777, 2}};
 
 struct Counts {
@@ -187,21 +187,28 @@ void compare_all(const Kernels& simd, const std::vector<uint16_t>& table, bool f
     }
 }
 
-TEST(VifCheckasm, ScalePassEqualsC) {
-    const Kernels* simd = kernels_avx2();
-    if (!simd) GTEST_SKIP() << "no AVX2 on this CPU";
-    Counts n;
-    compare_all(*simd, make_log2_table(), false, n);
-    std::printf("[vif-checkasm] scale_pass: %lld passes (%lld pixels of statistic, %lld halved samples) identical to C\n",
-                n.passes, n.pixels, n.samples);
+// The SIMD kernel of a dispatch (null where this CPU has none) and why not.
+const Kernels* simd_kernel(Isa which) { return which == Isa::avx512 ? kernels_avx512() : kernels_avx2(); }
+const char* no_kernel(Isa which) {
+    return which == Isa::avx512 ? "no AVX-512 with VNNI on this CPU" : "no AVX2 on this CPU";
 }
 
-// The AVX2 kernel reads the log2 table as byte offsets from a chord where
+void equals_c(Isa which) {
+    const Kernels* simd = simd_kernel(which);
+    if (!simd) GTEST_SKIP() << no_kernel(which);
+    Counts n;
+    compare_all(*simd, make_log2_table(), false, n);
+    std::printf("[vif-checkasm] %s scale_pass: %lld passes (%lld pixels of statistic, %lld halved samples) identical "
+                "to C\n",
+                simd->name, n.passes, n.pixels, n.samples);
+}
+
+// The SIMD kernels read the log2 table as byte offsets from a chord where
 // they fit (libvmaf's table) and as the uint16 table where they do not: both
 // ways with tables other than libvmaf's, the C kernel reading them as given.
-TEST(VifCheckasm, ScalePassEqualsCWithOtherLog2Tables) {
-    const Kernels* simd = kernels_avx2();
-    if (!simd) GTEST_SKIP() << "no AVX2 on this CPU";
+void equals_c_with_other_tables(Isa which) {
+    const Kernels* simd = simd_kernel(which);
+    if (!simd) GTEST_SKIP() << no_kernel(which);
     std::mt19937 rng(11);
     std::vector<uint16_t> within = make_log2_table(), beyond = within;
     for (int i = 32768; i < 65536; i++) {
@@ -212,9 +219,28 @@ TEST(VifCheckasm, ScalePassEqualsCWithOtherLog2Tables) {
     Counts n;
     compare_all(*simd, within, true, n);
     compare_all(*simd, beyond, true, n);
-    std::printf("[vif-checkasm] scale_pass with two other log2 tables (offsets within a byte, and not): %lld passes "
-                "(%lld pixels of statistic) identical to C\n",
-                n.passes, n.pixels);
+    std::printf("[vif-checkasm] %s scale_pass with two other log2 tables (offsets within a byte, and not): %lld "
+                "passes (%lld pixels of statistic) identical to C\n",
+                simd->name, n.passes, n.pixels);
+}
+
+TEST(VifCheckasm, ScalePassEqualsC) { equals_c(Isa::avx2); }
+TEST(VifCheckasm, ScalePassEqualsCWithOtherLog2Tables) { equals_c_with_other_tables(Isa::avx2); }
+TEST(VifCheckasm, Avx512ScalePassEqualsC) { equals_c(Isa::avx512); }
+TEST(VifCheckasm, Avx512ScalePassEqualsCWithOtherLog2Tables) { equals_c_with_other_tables(Isa::avx512); }
+
+// Each dispatch picks its kernel: C for c, AVX2 for avx2, and AVX-512 where
+// the CPU has it with VNNI (else AVX2).
+TEST(VifCheckasm, DispatchPicksItsKernel) {
+    EXPECT_STREQ(kernels_for(Isa::c).name, "c");
+    if (kernels_avx2()) {
+        EXPECT_STREQ(kernels_for(Isa::avx2).name, "avx2");
+    }
+    if (kernels_avx512()) {
+        EXPECT_STREQ(kernels_for(Isa::avx512).name, "avx512");
+    } else if (kernels_avx2()) {
+        EXPECT_STREQ(kernels_for(Isa::avx512).name, "avx2");
+    }
 }
 
 }  // namespace
