@@ -44,9 +44,12 @@ const Kernels& kernels_c() { return kC; }
 
 #if !defined(SPEEDQA_X86)
 const Kernels* kernels_avx2() { return nullptr; }
+const Kernels* kernels_avx512() { return nullptr; }
 #endif
 
 const Kernels& kernels_for(Isa isa) {
+    if (isa == Isa::avx512)
+        if (const Kernels* k = kernels_avx512()) return *k;
     if (isa != Isa::c)
         if (const Kernels* k = kernels_avx2()) return *k;
     return kC;

@@ -49,13 +49,12 @@ Plane make_plane(int bd, int w, int h, Pattern p, std::mt19937& rng) {
     return pl;
 }
 
-TEST(MotionCheckasm, SadEqualsC) {
-    const Kernels* simd = kernels_avx2();
-    if (!simd) GTEST_SKIP() << "no AVX2 on this CPU";
+void sad_equals_c(const Kernels* simd) {
     std::mt19937 rng(3);
     long long frames = 0, pixels = 0;
     const std::pair<int, int> sizes[] = {{3, 3}, {4, 7}, {7, 4}, {8, 3}, {9, 5}, {15, 16}, {16, 9},
-                                         {17, 17}, {31, 6}, {33, 3}, {64, 12}, {100, 7}, {257, 5}, {641, 3}};
+                                         {17, 17}, {31, 6}, {33, 3}, {64, 12}, {100, 7}, {257, 5}, {641, 3},
+                                         {32, 4}, {47, 6}, {63, 3}, {65, 5}};
     for (int bd : {8, 10, 12, 16})
         for (auto [w, h] : sizes)
             for (Pattern pp : kPatterns)
@@ -79,7 +78,34 @@ TEST(MotionCheckasm, SadEqualsC) {
                     frames++;
                     pixels += static_cast<long long>(w) * h;
                 }
-    std::printf("[motion-checkasm] sad: %lld frame pairs (%lld pixels) identical to C\n", frames, pixels);
+    std::printf("[motion-checkasm] %s sad: %lld frame pairs (%lld pixels) identical to C\n", simd->name, frames,
+                pixels);
+}
+
+TEST(MotionCheckasm, SadEqualsC) {
+    const Kernels* simd = kernels_avx2();
+    if (!simd) GTEST_SKIP() << "no AVX2 on this CPU";
+    sad_equals_c(simd);
+}
+
+TEST(MotionCheckasm, Avx512SadEqualsC) {
+    const Kernels* simd = kernels_avx512();
+    if (!simd) GTEST_SKIP() << "no AVX-512 on this CPU";
+    sad_equals_c(simd);
+}
+
+// Each dispatch picks its kernel: C for c, AVX2 for avx2, AVX-512 for avx512
+// where the CPU has it (else AVX2).
+TEST(MotionCheckasm, DispatchPicksItsKernel) {
+    EXPECT_STREQ(kernels_for(Isa::c).name, "c");
+    if (kernels_avx2()) {
+        EXPECT_STREQ(kernels_for(Isa::avx2).name, "avx2");
+    }
+    if (kernels_avx512()) {
+        EXPECT_STREQ(kernels_for(Isa::avx512).name, "avx512");
+    } else if (kernels_avx2()) {
+        EXPECT_STREQ(kernels_for(Isa::avx512).name, "avx2");
+    }
 }
 
 }  // namespace
