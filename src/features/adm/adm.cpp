@@ -99,7 +99,9 @@ public:
     std::unique_ptr<CpuKernel> make_cpu_kernel(const CpuTarget& target) const override {
         // Our ISA and libvmaf's dispatch are independent: every kernel
         // reproduces any dispatch (the plan says how).
-        const adm::RowKernels* k = target.isa != Isa::c ? adm::row_kernels_avx2() : nullptr;
+        const adm::RowKernels* k = target.isa == Isa::avx512 ? adm::row_kernels_avx512()
+                                   : target.isa == Isa::avx2 ? adm::row_kernels_avx2()
+                                                             : nullptr;
         return std::make_unique<AdmKernel>(adm::make_plan(format_, opt_, target.dispatch), k ? *k : adm::row_kernels_c());
     }
 

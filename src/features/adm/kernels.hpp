@@ -89,6 +89,9 @@ struct RowKernels {
 const RowKernels& row_kernels_c();
 // nullptr where the AVX2 versions are not built (non-x86).
 const RowKernels* row_kernels_avx2();
+// The same built for AVX-512; nullptr where not built. The caller checks
+// that the CPU has AVX-512 (F, BW, DQ, VL, CD).
+const RowKernels* row_kernels_avx512();
 
 // What libvmaf keeps of each scale: the DLM numerator and denominator and
 // the AIM numerator, as floats.

@@ -1,4 +1,4 @@
-// checkasm style: every AVX2 row function against its C reference, on
+// checkasm style: every AVX2 and AVX-512 row function against its C reference, on
 // random and adversarial inputs (the extremes of each range, flat rows,
 // checkerboards, odd and minimal sizes), for each lane kind, with ==.
 #include <gtest/gtest.h>
@@ -44,11 +44,18 @@ std::vector<T> make_row(Rng& r, int n, int pattern, int64_t lo, int64_t hi) {
     return v;
 }
 
-class AdmCheckasm : public ::testing::Test {
+// Run for each SIMD build (the parameter); skipped where the CPU lacks it.
+class AdmCheckasm : public ::testing::TestWithParam<Isa> {
 protected:
     void SetUp() override {
-        if (!detect_cpu_flags().avx2) GTEST_SKIP() << "no AVX2 on this CPU";
-        avx2_ = row_kernels_avx2();
+        const CpuFlags f = detect_cpu_flags();
+        if (GetParam() == Isa::avx512) {
+            if (!f.avx512) GTEST_SKIP() << "no AVX-512 on this CPU";
+            avx2_ = row_kernels_avx512();
+        } else {
+            if (!f.avx2) GTEST_SKIP() << "no AVX2 on this CPU";
+            avx2_ = row_kernels_avx2();
+        }
         ASSERT_NE(avx2_, nullptr);
         for (int i = 1; i <= 32768; ++i) {
             div_[32768 + i] = static_cast<int32_t>(1073741824 / i);
@@ -64,20 +71,20 @@ protected:
         for (int j = begin; j < end; ++j) {
             ++values_;
             if (a[j] != b[j]) {
-                ADD_FAILURE() << what << " column " << j << ": C " << int64_t{a[j]} << ", AVX2 " << int64_t{b[j]};
+                ADD_FAILURE() << what << " column " << j << ": C " << int64_t{a[j]} << ", " << (GetParam() == Isa::avx512 ? "AVX-512 " : "AVX2 ") << int64_t{b[j]};
                 return;
             }
         }
     }
     const RowKernels& c_ = row_kernels_c();
-    const RowKernels* avx2_ = nullptr;
+    const RowKernels* avx2_ = nullptr;  // the SIMD build under test
     std::vector<int32_t> div_ = std::vector<int32_t>(65537, 0);
     long long cases_ = 0, values_ = 0;
 };
 
 const int kWidths[] = {5, 6, 7, 8, 9, 15, 16, 17, 31, 33, 34, 47, 64, 65, 66, 97, 130, 257, 258, 515};
 
-TEST_F(AdmCheckasm, Dwt0) {
+TEST_P(AdmCheckasm, Dwt0) {
     Rng r;
     for (int bitdepth : {8, 10, 12, 16})
         for (int width : kWidths)
@@ -122,7 +129,7 @@ TEST_F(AdmCheckasm, Dwt0) {
                 }
 }
 
-TEST_F(AdmCheckasm, Scale0Rows) {
+TEST_P(AdmCheckasm, Scale0Rows) {
     Rng r;
     const int32_t rfs[][3] = {{36453, 36453, 49417}, {48227, 48227, 65535}, {1, 1, 1}, {65535, 65535, 65535}};
     const double gains[] = {100.0, 1.0, 1.5, 2.25, 37.7};
@@ -186,7 +193,7 @@ TEST_F(AdmCheckasm, Scale0Rows) {
             }
 }
 
-TEST_F(AdmCheckasm, Dwt123) {
+TEST_P(AdmCheckasm, Dwt123) {
     Rng r;
     const int64_t ranges[] = {16384, 1 << 20, 1 << 28, INT32_MAX};
     for (int scale = 1; scale <= 3; ++scale)
@@ -213,7 +220,7 @@ TEST_F(AdmCheckasm, Dwt123) {
             }
 }
 
-TEST_F(AdmCheckasm, Scale123Rows) {
+TEST_P(AdmCheckasm, Scale123Rows) {
     Rng r;
     const int64_t ranges[] = {3000, 1 << 20, 1 << 26, INT32_MAX};
     // Q32 factors as the lanes read them: unsigned (scalar code), wrapped or
@@ -281,6 +288,9 @@ TEST_F(AdmCheckasm, Scale123Rows) {
                     }
                 }
 }
+
+INSTANTIATE_TEST_SUITE_P(Isa, AdmCheckasm, ::testing::Values(Isa::avx2, Isa::avx512),
+                         [](const ::testing::TestParamInfo<Isa>& i) { return i.param == Isa::avx512 ? "avx512" : "avx2"; });
 
 }  // namespace
 }  // namespace speedqa::adm

@@ -2,6 +2,11 @@
 // (kernels_c.cpp, exact/arith.hpp) for every lane kind. Spans that do not
 // fill a vector and the mirrored edge columns go to the C functions.
 //
+// kernels_avx512.cpp builds this same file with the AVX-512 flags (as
+// row_kernels_avx512): the same 256-bit algorithms, where AVX-512VL has one
+// instruction for an operation AVX2 emulates (the helpers under
+// __AVX512VL__), and 32 vector registers.
+//
 // No std containers, templates or inline functions shared with other files
 // here (see tests/simd_objects_check.sh): everything is static.
 #include <immintrin.h>
@@ -31,9 +36,13 @@ static inline __m256i sat16(__m256i v) {
 }
 // 64-bit arithmetic shift right (AVX2 has only the logical one).
 static inline __m256i srai64(__m256i v, int s) {
+#if defined(__AVX512VL__)
+    return _mm256_sra_epi64(v, _mm_cvtsi32_si128(s));
+#else
     const __m256i sign = _mm256_cmpgt_epi64(_mm256_setzero_si256(), v);
     const __m256i fill = _mm256_andnot_si256(_mm256_srli_epi64(_mm256_set1_epi64x(-1), s), sign);
     return _mm256_or_si256(_mm256_srli_epi64(v, s), fill);
+#endif
 }
 static inline int64_t hsum64(__m256i v) {
     const __m128i s = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
@@ -428,12 +437,20 @@ static void cm0(Row3<const int16_t> csf, const Row3<const int16_t> flt[3], Row3<
 // ------------------------------------------------------- scales 1-3 -----
 
 static inline __m256i abs64(__m256i v) {
+#if defined(__AVX512VL__)
+    return _mm256_abs_epi64(v);
+#else
     const __m256i sign = _mm256_cmpgt_epi64(_mm256_setzero_si256(), v);
     return _mm256_sub_epi64(_mm256_xor_si256(v, sign), sign);
+#endif
 }
 // 4 int64 lanes to 4 int32 (their low halves).
 static inline __m128i low32x4(__m256i v) {
+#if defined(__AVX512VL__)
+    return _mm256_cvtepi64_epi32(v);
+#else
     return _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
+#endif
 }
 static inline __m256i load4x32(const int32_t* p) {
     return _mm256_cvtepi32_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
@@ -814,7 +831,10 @@ static void cm123(Row3<const int32_t> csf, const Row3<const int32_t> flt[3], Row
 
 }  // namespace
 
-const RowKernels* row_kernels_avx2() {
+#if !defined(SPEEDQA_ADM_ROW_KERNELS)
+#define SPEEDQA_ADM_ROW_KERNELS row_kernels_avx2
+#endif
+const RowKernels* SPEEDQA_ADM_ROW_KERNELS() {
     static const RowKernels k{dwt0_8, dwt0_16, decouple0, den0, csf0, cm0, dwt123, decouple123, den123, csf123, cm123};
     return &k;
 }
