@@ -20,7 +20,11 @@
 // it by vpmaddwd too: a load at position p holds the neighbours (p + 2m,
 // p + 2m + 1) side by side, so three vpmaddwd take the 5 taps of kBlock / 2
 // outputs of one parity, and their sum (below 2^31 in magnitude) is rounded
-// directly.
+// directly. Where a row does not fit int16 (strong motion), its values, all
+// below 2^16 in magnitude up to 12 bits, are split as v = 2^8 hi + lo (hi
+// = v >> 8 in [-256, 255], lo in [0, 255]); the horizontal sums of the two
+// (A, B, each below 2^25) give the rounded value without leaving 32 bits:
+// floor((2^8 A + B + 2^15) / 2^16) = (A + ((B + 2^15) >> 8)) >> 8.
 #pragma once
 
 #include <immintrin.h>
@@ -91,6 +95,64 @@ struct Sad {
         return m;
     }
 
+    // The vertical pass of one row (samples of at most 12 bits) as the two
+    // int16 planes hi (v >> 8) and lo (v & 255).
+    template <bool Bytes>
+    static void vertical_split(const uint8_t* const* p, const uint8_t* const* c, int w, int bd, int16_t* hi16,
+                               int16_t* lo16) {
+        const vi c01 = V::set1_32((em::tap(1) << 16) | em::tap(0));
+        const vi c2 = V::set1_32(em::tap(2));
+        const vi half = V::set1_32(1 << (bd - 1)), low8 = V::set1_32(255);
+        const __m128i shift = _mm_cvtsi32_si128(bd);
+        const auto load16 = [](const uint8_t* row, int j) {
+            if constexpr (Bytes) return V::load_u8_16(row + j);
+            return V::ld(row + 2 * j);
+        };
+        int j = 0;
+        for (; j + B <= w; j += B) {
+            vi d[em::kTaps];
+            for (int k = 0; k < em::kTaps; k++) d[k] = V::sub16(load16(p[k], j), load16(c[k], j));
+            const vi s04 = V::add16(d[0], d[4]), s13 = V::add16(d[1], d[3]);
+            const vi zero = V::zero();
+            vi lo = V::add32(V::madd(V::unpacklo16(s04, s13), c01), V::madd(V::unpacklo16(d[2], zero), c2));
+            vi hi = V::add32(V::madd(V::unpackhi16(s04, s13), c01), V::madd(V::unpackhi16(d[2], zero), c2));
+            lo = V::sra32(V::add32(lo, half), shift);
+            hi = V::sra32(V::add32(hi, half), shift);
+            V::st(hi16 + j, V::packs32(V::template srai32<8>(lo), V::template srai32<8>(hi)));
+            V::st(lo16 + j, V::packs32(V::and_(lo, low8), V::and_(hi, low8)));
+        }
+        for (; j < w; j++) {
+            const int32_t v = em::vertical_at(p, c, Bytes, j, bd);
+            hi16[j] = static_cast<int16_t>(v >> 8);
+            lo16[j] = static_cast<int16_t>(v & 255);
+        }
+    }
+
+    // The horizontal pass of a row split by vertical_split: sum of |value|.
+    static uint32_t horizontal_split(const int16_t* hi16, const int16_t* lo16, int w) {
+        const vi c01 = V::set1_32((em::tap(1) << 16) | em::tap(0));
+        const vi c23 = V::set1_32((em::tap(3) << 16) | em::tap(2));
+        const vi c4 = V::set1_32(em::tap(4));
+        const vi half = V::set1_32(1 << 15);
+        const auto sums = [&](const int16_t* src) {
+            return V::add32(V::add32(V::madd(V::ld(src), c01), V::madd(V::ld(src + 2), c23)),
+                            V::madd(V::ld(src + 4), c4));
+        };
+        // |value| of the outputs j0 + e + 2m (m < W): taps from position j0 + e - 2
+        const auto block = [&](int j0, int e) {
+            const int o = j0 + e - em::kRadius;
+            const vi a = sums(hi16 + o), b = sums(lo16 + o);
+            return V::abs32(V::template srai32<8>(V::add32(a, V::template srai32<8>(V::add32(b, half)))));
+        };
+        vi row = V::zero();
+        int j0 = 0;
+        for (; j0 + B <= w; j0 += B) row = V::add32(row, V::add32(block(j0, 0), block(j0, 1)));
+        if (j0 < w)
+            for (int e = 0; e < 2; e++)  // outputs past the row do not count
+                row = V::add32(row, V::lanes_below(block(j0, e), w - j0 - e));
+        return V::reduce_add32(row);
+    }
+
     // The horizontal pass of a row that fits int16: sum of |value|.
     static uint32_t horizontal_short(const int16_t* y16, int w) {
         const vi c01 = V::set1_32((em::tap(1) << 16) | em::tap(0));
@@ -113,6 +175,15 @@ struct Sad {
         return V::reduce_add32(row);
     }
 
+    // The positions beside the row from the columns the mirrored taps read.
+    template <class T>
+    static void mirror_columns(T* y, int w) {
+        for (int q = 1; q <= em::kRadius; q++) {
+            y[-q] = y[em::mirror(-q, w)];
+            y[w - 1 + q] = y[em::mirror(w - 1 + q, w)];
+        }
+    }
+
     template <bool Bytes>
     static uint64_t rows(const SadArgs& a) {
         const int bd = a.bitdepth, w = a.w;
@@ -121,6 +192,7 @@ struct Sad {
         const vi hmask = V::set1_32(0xffff), hhalf = V::set1_32(1 << 15);
         int32_t* y = a.row + kPad;
         int16_t* y16 = reinterpret_cast<int16_t*>(a.row + row_len(w) / 2) + 2 * kPad;
+        int16_t* lo16 = reinterpret_cast<int16_t*>(a.row) + 2 * kPad;  // (the int32 row's room: that path is not taken then)
         const bool narrow = bd <= 12;
         uint64_t sad = 0;
         for (int i = 0; i < a.h; i++) {
@@ -130,14 +202,18 @@ struct Sad {
                 p[k] = a.prev + a.prev_stride * r;
                 c[k] = a.cur + a.cur_stride * r;
             }
-            const uint32_t mag = narrow ? vertical_narrow<Bytes>(p, c, w, bd, y16) : 0x8000;
-            if (mag == 0) continue;  // a row of zeros blurs to zeros (the reference skips it too)
-            if (mag < 0x8000) {
-                for (int q = 1; q <= em::kRadius; q++) {
-                    y16[-q] = y16[em::mirror(-q, w)];
-                    y16[w - 1 + q] = y16[em::mirror(w - 1 + q, w)];
+            if (narrow) {
+                const uint32_t mag = vertical_narrow<Bytes>(p, c, w, bd, y16);
+                if (mag == 0) continue;  // a row of zeros blurs to zeros (the reference skips it too)
+                if (mag < 0x8000) {
+                    mirror_columns(y16, w);
+                    sad += horizontal_short(y16, w);
+                } else {
+                    vertical_split<Bytes>(p, c, w, bd, y16, lo16);
+                    mirror_columns(y16, w);
+                    mirror_columns(lo16, w);
+                    sad += horizontal_split(y16, lo16, w);
                 }
-                sad += horizontal_short(y16, w);
                 continue;
             }
             int j = 0;
@@ -148,10 +224,7 @@ struct Sad {
                 V::st(y + j, blur5(V::add32(d[0], d[4]), V::add32(d[1], d[3]), d[2], vshift, vmask, vhalf));
             }
             for (; j < w; j++) y[j] = em::vertical_at(p, c, Bytes, j, bd);
-            for (int q = 1; q <= em::kRadius; q++) {
-                y[-q] = y[em::mirror(-q, w)];
-                y[w - 1 + q] = y[em::mirror(w - 1 + q, w)];
-            }
+            mirror_columns(y, w);
             // the reference sums a row in 32 bits (it cannot wrap: |value| < 2^16)
             vi row = V::zero();
             j = 0;
