@@ -318,6 +318,103 @@ static void decouple0(Row3<const int16_t> ref, Row3<const int16_t> dis, Row3<int
     if (j < end) row_kernels_c().decouple0(ref, dis, r, a, j, end, lane, k);
 }
 
+#if defined(__AVX512F__)
+// The AVX-512 build: 16 elements at a time (the same operations per
+// element; branches as mask registers).
+
+// (a >= 0) && (a * a >= rhs) for 8 lanes in double (a, o, t already / 4096).
+static inline __mmask8 angle8(__m256 ot, __m256 om, __m256 tm, __m512d c, bool avx512_order) {
+    const __m512d q = _mm512_set1_pd(1.0 / 4096.0);
+    const __m512d a = _mm512_mul_pd(_mm512_cvtps_pd(ot), q);
+    const __m512d o = _mm512_mul_pd(_mm512_cvtps_pd(om), q);
+    const __m512d t = _mm512_mul_pd(_mm512_cvtps_pd(tm), q);
+    const __m512d rhs = avx512_order ? _mm512_mul_pd(_mm512_mul_pd(o, t), c) : _mm512_mul_pd(_mm512_mul_pd(c, o), t);
+    return _mm512_cmp_pd_mask(a, _mm512_setzero_pd(), _CMP_GE_OQ) &
+           _mm512_cmp_pd_mask(_mm512_mul_pd(a, a), rhs, _CMP_GE_OQ);
+}
+
+static inline __m256i lo256(__m512i v) { return _mm512_castsi512_si256(v); }
+static inline __m256i hi256(__m512i v) { return _mm512_extracti64x4_epi64(v, 1); }
+static inline __m512i join256(__m256i lo, __m256i hi) { return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1); }
+
+// decouple0_orient for 16 elements.
+static inline void decouple0_orient16(__m512i o, __m512i t, __mmask16 angle, bool simd, const Scale0Consts& k,
+                                      __m512d gain, int16_t* r_out, int16_t* a_out) {
+    const __m512i zero = _mm512_setzero_si512(), q15 = _mm512_set1_epi32(32768);
+    const __mmask16 ozero = _mm512_cmpeq_epi32_mask(o, zero);
+    // libvmaf's table of 2^30 / o truncated (o = 0: unused), 16 lanes read at once
+    const __m512i div = _mm512_i32gather_epi32(o, k.div_lookup + 32768, 4);
+    const __m512i r15 = _mm512_set1_epi64(16384);
+    const __m512i pe = _mm512_srli_epi64(_mm512_add_epi64(_mm512_mul_epi32(div, t), r15), 15);
+    const __m512i po = _mm512_srli_epi64(
+        _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(div, 32), _mm512_srli_epi64(t, 32)), r15), 15);
+    __m512i kk = _mm512_mask_blend_epi32(0xAAAA, pe, _mm512_slli_epi64(po, 32));
+    kk = _mm512_mask_mov_epi32(kk, ozero, q15);
+    kk = _mm512_min_epi32(_mm512_max_epi32(kk, zero), q15);
+    __m512i rst = _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(kk, o), _mm512_set1_epi32(16384)), 15);
+    const __mmask16 kpos = _mm512_cmpgt_epi32_mask(kk, zero);
+    const __mmask16 pos = angle & kpos & _mm512_cmpgt_epi32_mask(o, zero);
+    const __mmask16 neg = angle & kpos & _mm512_cmpgt_epi32_mask(zero, o);
+    const __mmask16 any = pos | neg;
+    if (k.gain_int && any) {
+        const __m512i g = _mm512_mullo_epi32(rst, _mm512_set1_epi32(k.gain_int));
+        rst = _mm512_mask_mov_epi32(rst, any, _mm512_mask_blend_epi32(pos, _mm512_max_epi32(g, t), _mm512_min_epi32(g, t)));
+    } else if (any) {
+        const __m512d g0 = _mm512_mul_pd(_mm512_cvtepi32_pd(lo256(rst)), gain);
+        const __m512d g1 = _mm512_mul_pd(_mm512_cvtepi32_pd(hi256(rst)), gain);
+        __m512i bounded;
+        if (simd) {
+            const __m512i g = join256(_mm512_cvtpd_epi32(g0), _mm512_cvtpd_epi32(g1));
+            bounded = _mm512_mask_blend_epi32(pos, _mm512_max_epi32(g, t), _mm512_min_epi32(g, t));
+        } else {
+            const __m512d t0 = _mm512_cvtepi32_pd(lo256(t)), t1 = _mm512_cvtepi32_pd(hi256(t));
+            const __m512i mn = join256(_mm512_cvttpd_epi32(_mm512_min_pd(g0, t0)), _mm512_cvttpd_epi32(_mm512_min_pd(g1, t1)));
+            const __m512i mx = join256(_mm512_cvttpd_epi32(_mm512_max_pd(g0, t0)), _mm512_cvttpd_epi32(_mm512_max_pd(g1, t1)));
+            bounded = _mm512_mask_blend_epi32(pos, mx, mn);
+        }
+        rst = _mm512_mask_mov_epi32(rst, any, bounded);
+    }
+    // rst and t - rst fit int16 (see decouple0_orient): truncation keeps them
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(r_out), _mm512_cvtepi32_epi16(rst));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(a_out), _mm512_cvtepi32_epi16(_mm512_sub_epi32(t, rst)));
+}
+
+// sum_to_float for 16 lanes.
+static inline __m512 sum_to_float16(__m512i v, bool wrapped) {
+    const __m512 f = _mm512_cvtepi32_ps(v);
+    if (wrapped) return f;
+    return _mm512_mask_mov_ps(f, _mm512_cmpeq_epi32_mask(v, _mm512_set1_epi32(INT32_MIN)), _mm512_set1_ps(2147483648.0f));
+}
+
+static void decouple0_avx512(Row3<const int16_t> ref, Row3<const int16_t> dis, Row3<int16_t> r, Row3<int16_t> a,
+                             int begin, int end, Lane lane, const Scale0Consts& k) {
+    const bool simd = lane != Lane::scalar;
+    const bool order = lane == Lane::avx512;
+    const __m512d c = _mm512_set1_pd(static_cast<double>(k.cos_1deg_sq));
+    const __m512d gain = _mm512_set1_pd(k.gain_limit);
+    const auto load16 = [](const int16_t* p) {
+        return _mm512_cvtepi16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+    };
+    int j = begin;
+    for (; j + 16 <= end; j += 16) {
+        const __m512i oh = load16(ref.p[0] + j), ov = load16(ref.p[1] + j), od = load16(ref.p[2] + j);
+        const __m512i th = load16(dis.p[0] + j), tv = load16(dis.p[1] + j), td = load16(dis.p[2] + j);
+        const __m512i ot = _mm512_add_epi32(_mm512_mullo_epi32(oh, th), _mm512_mullo_epi32(ov, tv));
+        const __m512i om = _mm512_add_epi32(_mm512_mullo_epi32(oh, oh), _mm512_mullo_epi32(ov, ov));
+        const __m512i tm = _mm512_add_epi32(_mm512_mullo_epi32(th, th), _mm512_mullo_epi32(tv, tv));
+        const __m512 otf = sum_to_float16(ot, simd), omf = sum_to_float16(om, simd), tmf = sum_to_float16(tm, simd);
+        const auto lo = [](__m512 v) { return _mm512_castps512_ps256(v); };
+        const auto hi = [](__m512 v) { return _mm512_extractf32x8_ps(v, 1); };
+        const __mmask16 angle = static_cast<__mmask16>(
+            angle8(lo(otf), lo(omf), lo(tmf), c, order) | (angle8(hi(otf), hi(omf), hi(tmf), c, order) << 8));
+        decouple0_orient16(oh, th, angle, simd, k, gain, r.p[0] + j, a.p[0] + j);
+        decouple0_orient16(ov, tv, angle, simd, k, gain, r.p[1] + j, a.p[1] + j);
+        decouple0_orient16(od, td, angle, simd, k, gain, r.p[2] + j, a.p[2] + j);
+    }
+    if (j < end) decouple0(ref, dis, r, a, j, end, lane, k);
+}
+#endif
+
 // ------------------------------------------------------- denominator -----
 
 static void den0(Row3<const int16_t> ref, int begin, int end, uint64_t sums[3]) {
@@ -835,7 +932,11 @@ static void cm123(Row3<const int32_t> csf, const Row3<const int32_t> flt[3], Row
 #define SPEEDQA_ADM_ROW_KERNELS row_kernels_avx2
 #endif
 const RowKernels* SPEEDQA_ADM_ROW_KERNELS() {
+#if defined(__AVX512F__)
+    static const RowKernels k{dwt0_8, dwt0_16, decouple0_avx512, den0, csf0, cm0, dwt123, decouple123, den123, csf123, cm123};
+#else
     static const RowKernels k{dwt0_8, dwt0_16, decouple0, den0, csf0, cm0, dwt123, decouple123, den123, csf123, cm123};
+#endif
     return &k;
 }
 
