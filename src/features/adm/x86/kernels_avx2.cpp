@@ -778,6 +778,75 @@ static void decouple123(Row3<const int32_t> ref, Row3<const int32_t> dis, Row3<i
     if (j < end) row_kernels_c().decouple123(ref, dis, r, a, j, end, round_first, k);
 }
 
+#if defined(__AVX512F__)
+// decouple123_orient for 8 elements in 64-bit lanes.
+static inline void decouple123_orient8(__m256i o32, __m256i t32, __mmask8 angle, bool round_first,
+                                       const Scale123Consts& k, __m512d gain, int32_t* r_out, int32_t* a_out) {
+    const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi64(1);
+    const __m512i o = _mm512_cvtepi32_epi64(o32), t = _mm512_cvtepi32_epi64(t32);
+    const __m512i mag = _mm512_cvtepu32_epi64(_mm256_abs_epi32(o32));  // |INT32_MIN| = 2^31
+    // |o| >= 2^15 reduced to its 15 leading bits, rounded
+    const __mmask8 big = _mm512_cmpgt_epi64_mask(mag, _mm512_set1_epi64(32767));
+    const __m512i e = _mm512_sub_epi64(_mm512_set1_epi64(63), _mm512_lzcnt_epi64(mag));  // floor(log2(mag))
+    const __m512i shift = _mm512_maskz_sub_epi64(big, e, _mm512_set1_epi64(14));
+    const __m512i half = _mm512_srli_epi64(_mm512_sllv_epi64(one, shift), 1);
+    const __m512i idx = _mm512_mask_srlv_epi64(mag, big, _mm512_add_epi64(mag, half), shift);
+    // the table's 2^30 / idx (idx in [1, 32768] where o != 0)
+    const __m256i idx32 = _mm256_max_epi32(_mm512_cvtepi64_epi32(idx), _mm256_set1_epi32(1));
+    const __m512i div = _mm512_cvtepi32_epi64(_mm256_i32gather_epi32(k.div_lookup + 32768, idx32, 4));
+    __m512i prod = _mm512_mul_epi32(div, t);
+    const __mmask8 oneg = _mm512_cmpgt_epi64_mask(zero, o);
+    prod = _mm512_mask_sub_epi64(prod, oneg, zero, prod);
+    // 1 << (14 + shift) as a 32-bit int: 1 << 31 is INT32_MIN
+    const __m512i round =
+        _mm512_cvtepi32_epi64(_mm512_cvtepi64_epi32(_mm512_sllv_epi64(one, _mm512_add_epi64(shift, _mm512_set1_epi64(14)))));
+    const __m512i v = _mm512_add_epi64(prod, round);
+    const __m512i q15 = _mm512_set1_epi64(32768);
+    __m512i kk = _mm512_min_epi64(_mm512_srlv_epi64(v, _mm512_add_epi64(shift, _mm512_set1_epi64(15))), q15);
+    kk = _mm512_mask_mov_epi64(kk, _mm512_cmpgt_epi64_mask(zero, v), zero);  // negative: 0
+    kk = _mm512_mask_mov_epi64(kk, _mm512_cmpeq_epi64_mask(o, zero), q15);
+    __m256i rst = _mm512_cvtepi64_epi32(
+        _mm512_srli_epi64(_mm512_add_epi64(_mm512_mul_epi32(kk, o), _mm512_set1_epi64(16384)), 15));
+    const __mmask8 kpos = _mm512_cmpgt_epi64_mask(kk, zero);
+    const __mmask8 pos = angle & kpos & _mm512_cmpgt_epi64_mask(o, zero);
+    const __mmask8 any = pos | (angle & kpos & oneg);
+    if (k.gain_int && any) {
+        const __m512i g = _mm512_mul_epi32(_mm512_cvtepi32_epi64(rst), _mm512_set1_epi64(k.gain_int));
+        const __m512i bounded = _mm512_mask_blend_epi64(pos, _mm512_max_epi64(g, t), _mm512_min_epi64(g, t));
+        rst = _mm256_mask_mov_epi32(rst, any, _mm512_cvtepi64_epi32(bounded));
+    } else if (any) {
+        __m512d g = _mm512_mul_pd(_mm512_cvtepi32_pd(rst), gain);
+        if (round_first) g = _mm512_roundscale_pd(g, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        const __m512d td = _mm512_cvtepi32_pd(t32);
+        const __m256i mn = _mm512_cvttpd_epi32(_mm512_min_pd(g, td)), mx = _mm512_cvttpd_epi32(_mm512_max_pd(g, td));
+        rst = _mm256_mask_mov_epi32(rst, any, _mm256_mask_blend_epi32(pos, mx, mn));
+    }
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(r_out), rst);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(a_out), _mm256_sub_epi32(t32, rst));
+}
+
+static void decouple123_avx512(Row3<const int32_t> ref, Row3<const int32_t> dis, Row3<int32_t> r, Row3<int32_t> a,
+                               int begin, int end, bool round_first, const Scale123Consts& k) {
+    const __m512d gain = _mm512_set1_pd(k.gain_limit);
+    const __m512d c = _mm512_set1_pd(static_cast<double>(k.cos_1deg_sq));
+    const auto load8 = [](const int32_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); };
+    int j = begin;
+    for (; j + 8 <= end; j += 8) {
+        const __m512i oh = _mm512_cvtepi32_epi64(load8(ref.p[0] + j)), ov = _mm512_cvtepi32_epi64(load8(ref.p[1] + j));
+        const __m512i th = _mm512_cvtepi32_epi64(load8(dis.p[0] + j)), tv = _mm512_cvtepi32_epi64(load8(dis.p[1] + j));
+        // the 64-bit sums (wrapping as libvmaf's), each to float rounded once, as (float) of an int64
+        const __m512i ot = _mm512_add_epi64(_mm512_mul_epi32(oh, th), _mm512_mul_epi32(ov, tv));
+        const __m512i om = _mm512_add_epi64(_mm512_mul_epi32(oh, oh), _mm512_mul_epi32(ov, ov));
+        const __m512i tm = _mm512_add_epi64(_mm512_mul_epi32(th, th), _mm512_mul_epi32(tv, tv));
+        const __mmask8 angle = angle8(_mm512_cvtepi64_ps(ot), _mm512_cvtepi64_ps(om), _mm512_cvtepi64_ps(tm), c, false);
+        for (int t = 0; t < 3; ++t)
+            decouple123_orient8(load8(ref.p[t] + j), load8(dis.p[t] + j), angle, round_first, k, gain, r.p[t] + j,
+                                a.p[t] + j);
+    }
+    if (j < end) decouple123(ref, dis, r, a, j, end, round_first, k);
+}
+#endif
+
 static void den123(Row3<const int32_t> ref, int begin, int end, const Scale123Consts& k, uint64_t sums[3]) {
     const __m256i add_sq = _mm256_set1_epi64x(int64_t{1} << k.den_shift_sq);
     const __m256i add_cub = _mm256_set1_epi64x(static_cast<int64_t>(k.den_add_cub));
@@ -933,7 +1002,8 @@ static void cm123(Row3<const int32_t> csf, const Row3<const int32_t> flt[3], Row
 #endif
 const RowKernels* SPEEDQA_ADM_ROW_KERNELS() {
 #if defined(__AVX512F__)
-    static const RowKernels k{dwt0_8, dwt0_16, decouple0_avx512, den0, csf0, cm0, dwt123, decouple123, den123, csf123, cm123};
+    static const RowKernels k{dwt0_8,  dwt0_16,            decouple0_avx512, den0,   csf0, cm0,
+                              dwt123, decouple123_avx512, den123,           csf123, cm123};
 #else
     static const RowKernels k{dwt0_8, dwt0_16, decouple0, den0, csf0, cm0, dwt123, decouple123, den123, csf123, cm123};
 #endif
