@@ -50,6 +50,21 @@ static inline int64_t hsum64(__m256i v) {
                                 static_cast<uint64_t>(_mm_extract_epi64(s, 1)));
 }
 
+#if defined(__AVX512F__)
+// The same helpers on 16 lanes.
+static inline __m512i load16x16(const int16_t* p) {
+    return _mm512_cvtepi16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+}
+static inline __m512i trunc16x16(__m512i v) { return _mm512_srai_epi32(_mm512_slli_epi32(v, 16), 16); }
+// 16 int32 to 16 int16, saturating as store8x16's pack does.
+static inline void store16x16(int16_t* p, __m512i v) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm512_cvtsepi32_epi16(v));
+}
+static inline __m512i sat16x16(__m512i v) {
+    return _mm512_max_epi32(_mm512_min_epi32(v, _mm512_set1_epi32(32767)), _mm512_set1_epi32(-32768));
+}
+#endif
+
 constexpr int16_t kLo16[4] = {15826, 27411, 7345, -4240};
 constexpr int16_t kHi16[4] = {-4240, -7345, 27411, -15826};
 constexpr int32_t kLoSum = 46342;
@@ -58,6 +73,12 @@ constexpr int32_t kLoSum = 46342;
 static inline __m256i pair(int16_t a, int16_t b) {
     return _mm256_set1_epi32(static_cast<int32_t>(static_cast<uint16_t>(a) | (static_cast<uint32_t>(static_cast<uint16_t>(b)) << 16)));
 }
+
+#if defined(__AVX512F__)
+static inline __m512i pair16(int16_t a, int16_t b) {
+    return _mm512_set1_epi32(static_cast<int32_t>(static_cast<uint16_t>(a) | (static_cast<uint32_t>(static_cast<uint16_t>(b)) << 16)));
+}
+#endif
 
 // ------------------------------------------------------------ DWT --------
 
@@ -69,6 +90,27 @@ static int dwt0_horizontal(const int16_t* t, int32_t* lo32, int16_t* lo_out, int
     const __m256i h01 = pair(kHi16[0], kHi16[1]), h23 = pair(kHi16[2], kHi16[3]);
     const __m256i round = _mm256_set1_epi32(32768);
     int j = 1;
+#if defined(__AVX512F__)
+    {
+        const __m512i L01 = pair16(kLo16[0], kLo16[1]), L23 = pair16(kLo16[2], kLo16[3]);
+        const __m512i H01 = pair16(kHi16[0], kHi16[1]), H23 = pair16(kHi16[2], kHi16[3]);
+        const __m512i R = _mm512_set1_epi32(32768);
+        for (; j + 16 <= jend; j += 16) {
+            const __m512i p0 = _mm512_loadu_si512(t + 2 * j - 1), p1 = _mm512_loadu_si512(t + 2 * j + 1);
+            const __m512i lo = _mm512_srai_epi32(
+                _mm512_add_epi32(_mm512_add_epi32(_mm512_madd_epi16(p0, L01), _mm512_madd_epi16(p1, L23)), R), 16);
+            if (lo32)
+                _mm512_storeu_si512(lo32 + j, lo);
+            else
+                store16x16(lo_out + j, lo);
+            if (hi_out)
+                store16x16(hi_out + j, _mm512_srai_epi32(_mm512_add_epi32(_mm512_add_epi32(_mm512_madd_epi16(p0, H01),
+                                                                                            _mm512_madd_epi16(p1, H23)),
+                                                                           R),
+                                                         16));
+        }
+    }
+#endif
     for (; j + 8 <= jend; j += 8) {
         // 16 int16 from 2j-1 hold the pairs (2j-1, 2j) of 8 outputs; from 2j+1 the pairs (2j+1, 2j+2).
         const __m256i p0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t + 2 * j - 1));
@@ -152,6 +194,29 @@ static inline void dwt0_vertical16(__m256i s0, __m256i s1, __m256i s2, __m256i s
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(hi), _mm256_packs_epi32(ha, hb));
 }
 
+#if defined(__AVX512F__)
+// dwt0_vertical16 on 32 columns.
+static inline void dwt0_vertical32(__m512i s0, __m512i s1, __m512i s2, __m512i s3, __m512i lo_bias, __m512i hi_bias,
+                                   int shift, bool wrap, int16_t* lo, int16_t* hi) {
+    const __m512i a01 = _mm512_unpacklo_epi16(s0, s1), b01 = _mm512_unpackhi_epi16(s0, s1);
+    const __m512i a23 = _mm512_unpacklo_epi16(s2, s3), b23 = _mm512_unpackhi_epi16(s2, s3);
+    const __m128i sh = _mm_cvtsi32_si128(shift);
+    const auto band = [&](__m512i c01, __m512i c23, __m512i bias, int16_t* out) {
+        __m512i x = _mm512_sra_epi32(
+            _mm512_add_epi32(_mm512_add_epi32(_mm512_madd_epi16(a01, c01), _mm512_madd_epi16(a23, c23)), bias), sh);
+        __m512i y = _mm512_sra_epi32(
+            _mm512_add_epi32(_mm512_add_epi32(_mm512_madd_epi16(b01, c01), _mm512_madd_epi16(b23, c23)), bias), sh);
+        if (wrap) {
+            x = trunc16x16(x);
+            y = trunc16x16(y);
+        }
+        _mm512_storeu_si512(out, _mm512_packs_epi32(x, y));
+    };
+    band(pair16(kLo16[0], kLo16[1]), pair16(kLo16[2], kLo16[3]), lo_bias, lo);
+    if (hi) band(pair16(kHi16[0], kHi16[1]), pair16(kHi16[2], kHi16[3]), hi_bias, hi);
+}
+#endif
+
 static void dwt0_8(const uint8_t* const r[4], int width, int16_t* tmp, int32_t* a, int16_t* v, int16_t* h, int16_t* d,
                    bool low_only) {
     int16_t* lo = tmp;
@@ -159,6 +224,15 @@ static void dwt0_8(const uint8_t* const r[4], int width, int16_t* tmp, int32_t* 
     // sum - 46342 * 128 + 128, then >> 8.
     const __m256i lo_bias = _mm256_set1_epi32(-kLoSum * 128 + 128), hi_bias = _mm256_set1_epi32(128);
     int x = 0;
+#if defined(__AVX512F__)
+    for (; x + 32 <= width; x += 32) {
+        __m512i s[4];
+        for (int q = 0; q < 4; ++q)
+            s[q] = _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(r[q] + x)));
+        dwt0_vertical32(s[0], s[1], s[2], s[3], _mm512_set1_epi32(-kLoSum * 128 + 128), _mm512_set1_epi32(128), 8,
+                        false, lo + x, low_only ? nullptr : hi + x);
+    }
+#endif
     for (; x + 16 <= width; x += 16) {
         const __m256i s0 = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r[0] + x)));
         const __m256i s1 = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r[1] + x)));
@@ -442,6 +516,25 @@ static void csf0(const int16_t* src, int16_t* value, int16_t* filtered, int begi
     const __m256i by30 = _mm256_set1_epi32(4369), r12 = _mm256_set1_epi32(2048);
     const __m128i sh = _mm_cvtsi32_si128(shift);
     int j = begin;
+#if defined(__AVX512F__)
+    for (; j + 16 <= end; j += 16) {
+        const __m512i B30 = _mm512_set1_epi32(4369), R12 = _mm512_set1_epi32(2048);
+        const __m512i d = _mm512_sra_epi32(
+            _mm512_add_epi32(_mm512_mullo_epi32(load16x16(src + j), _mm512_set1_epi32(rf)), _mm512_set1_epi32(theta == 2 ? 65535 : 16384)),
+            sh);
+        __m512i v, fl;
+        if (lane == Lane::scalar) {
+            v = trunc16x16(d);
+            fl = trunc16x16(_mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(B30, _mm512_abs_epi32(v)), R12), 12));
+        } else {
+            const __m512i f32 = _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(B30, _mm512_abs_epi32(d)), R12), 12);
+            v = lane == Lane::avx2 ? sat16x16(d) : trunc16x16(d);
+            fl = lane == Lane::avx2 ? sat16x16(f32) : trunc16x16(f32);
+        }
+        store16x16(value + j, v);
+        store16x16(filtered + j, fl);
+    }
+#endif
     for (; j + 8 <= end; j += 8) {
         const __m256i d = _mm256_sra_epi32(_mm256_add_epi32(_mm256_mullo_epi32(load8x16(src + j), f), round), sh);
         __m256i v, fl;
