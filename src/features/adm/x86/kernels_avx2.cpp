@@ -624,6 +624,86 @@ static void cm0(Row3<const int16_t> csf, const Row3<const int16_t> flt[3], Row3<
     if (j < end) row_kernels_c().cm0(csf, flt, src, j, end, lane, k, sums);
 }
 
+#if defined(__AVX512F__)
+// cm_terms for 16 elements.
+static inline __m512i cm_terms16(__m512i x, __m512i thr_s, __m512i add_sq, int shift_sq, __m512i add_cub,
+                                 int shift_cub, bool logical, __m512i acc) {
+    const __m512i d = _mm512_max_epi32(_mm512_sub_epi32(_mm512_abs_epi32(x), thr_s), _mm512_setzero_si512());
+    const __m512i dodd = _mm512_srli_epi64(d, 32);
+    const __m512i sqe = _mm512_srli_epi64(_mm512_add_epi64(_mm512_mul_epi32(d, d), add_sq), shift_sq);
+    const __m512i sqo = _mm512_srli_epi64(_mm512_add_epi64(_mm512_mul_epi32(dodd, dodd), add_sq), shift_sq);
+    const __m512i pe = _mm512_add_epi64(_mm512_mul_epi32(sqe, d), add_cub);
+    const __m512i po = _mm512_add_epi64(_mm512_mul_epi32(sqo, dodd), add_cub);
+    // below 2^29 both shifts agree (see cm_terms)
+    if (!logical) logical = _mm512_test_epi32_mask(d, _mm512_set1_epi32(~((1 << 29) - 1))) == 0;
+    if (logical)
+        return _mm512_add_epi64(acc, _mm512_add_epi64(_mm512_srli_epi64(pe, shift_cub), _mm512_srli_epi64(po, shift_cub)));
+    return _mm512_add_epi64(acc, _mm512_add_epi64(_mm512_srai_epi64(pe, shift_cub), _mm512_srai_epi64(po, shift_cub)));
+}
+
+// cm0 on 16 columns at a time; what is left goes to cm0.
+static void cm0_avx512(Row3<const int16_t> csf, const Row3<const int16_t> flt[3], Row3<const int16_t> src, int begin,
+                       int end, Lane lane, const Scale0Consts& k, int64_t sums[3]) {
+    const int sub[3] = {10, 10, 12};
+    const int shift_sq[3] = {29, 29, 30};
+    const __m512i add_sq[3] = {_mm512_set1_epi64(1 << 28), _mm512_set1_epi64(1 << 28), _mm512_set1_epi64(1 << 29)};
+    const __m512i add_cub[3] = {_mm512_set1_epi64(k.add_cub[0]), _mm512_set1_epi64(k.add_cub[1]),
+                                _mm512_set1_epi64(k.add_cub[2])};
+    const __m512i by15 = _mm512_set1_epi32(8738), r12 = _mm512_set1_epi32(2048);
+    __m512i acc[3] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
+    // column sums as in cm0, 16 at a time and the last ones 8 at a time, so
+    // that no row is read further than cm0 reads it
+    alignas(64) int32_t col[kChunk + 16], mid[kChunk + 16];
+    int j = begin;
+    while (j + 16 <= end) {
+        const int n = (end - j) / 16 * 16 < kChunk ? (end - j) / 16 * 16 : kChunk;  // outputs [j, j + n)
+        int x = 0;
+        for (; x + 16 <= n; x += 16) {  // columns j - 1 + x
+            __m512i c = _mm512_setzero_si512(), m = _mm512_setzero_si512();
+            for (int t = 0; t < 3; ++t) {
+                const int o = j - 1 + x;
+                const __m512i fm = load16x16(flt[1].p[t] + o);
+                m = _mm512_add_epi32(m, fm);
+                c = _mm512_add_epi32(c, _mm512_add_epi32(fm, _mm512_add_epi32(load16x16(flt[0].p[t] + o),
+                                                                              load16x16(flt[2].p[t] + o))));
+            }
+            _mm512_store_si512(col + x, c);
+            _mm512_store_si512(mid + x, m);
+        }
+        for (; x < n + 2; x += 8) {
+            __m256i c = _mm256_setzero_si256(), m = _mm256_setzero_si256();
+            for (int t = 0; t < 3; ++t) {
+                const int o = j - 1 + x;
+                const __m256i fm = load8x16(flt[1].p[t] + o);
+                m = _mm256_add_epi32(m, fm);
+                c = _mm256_add_epi32(c, _mm256_add_epi32(fm, _mm256_add_epi32(load8x16(flt[0].p[t] + o), load8x16(flt[2].p[t] + o))));
+            }
+            _mm256_store_si256(reinterpret_cast<__m256i*>(col + x), c);
+            _mm256_store_si256(reinterpret_cast<__m256i*>(mid + x), m);
+        }
+        for (x = 0; x < n; x += 16, j += 16) {
+            __m512i thr = _mm512_add_epi32(_mm512_loadu_si512(col + x), _mm512_loadu_si512(col + x + 2));
+            thr = _mm512_add_epi32(thr, _mm512_sub_epi32(_mm512_loadu_si512(col + x + 1), _mm512_loadu_si512(mid + x + 1)));
+            for (int t = 0; t < 3; ++t) {
+                __m512i c = _mm512_srai_epi32(
+                    _mm512_add_epi32(_mm512_mullo_epi32(by15, _mm512_abs_epi32(load16x16(csf.p[t] + j))), r12), 12);
+                if (lane == Lane::scalar) c = trunc16x16(c);
+                thr = _mm512_add_epi32(thr, c);
+            }
+            for (int t = 0; t < 3; ++t) {
+                const __m512i xv = _mm512_mullo_epi32(load16x16(src.p[t] + j), _mm512_set1_epi32(k.rf[t]));
+                acc[t] = cm_terms16(xv, _mm512_slli_epi32(thr, static_cast<unsigned>(sub[t])), add_sq[t], shift_sq[t],
+                                    add_cub[t], k.shift_cub[t], lane == Lane::avx2, acc[t]);
+            }
+        }
+    }
+    for (int t = 0; t < 3; ++t)
+        sums[t] = static_cast<int64_t>(static_cast<uint64_t>(sums[t]) +
+                                       static_cast<uint64_t>(_mm512_reduce_add_epi64(acc[t])));
+    if (j < end) cm0(csf, flt, src, j, end, lane, k, sums);
+}
+#endif
+
 // ------------------------------------------------------- scales 1-3 -----
 
 static inline __m256i abs64(__m256i v) {
@@ -1095,7 +1175,7 @@ static void cm123(Row3<const int32_t> csf, const Row3<const int32_t> flt[3], Row
 #endif
 const RowKernels* SPEEDQA_ADM_ROW_KERNELS() {
 #if defined(__AVX512F__)
-    static const RowKernels k{dwt0_8,  dwt0_16,            decouple0_avx512, den0,   csf0, cm0,
+    static const RowKernels k{dwt0_8,  dwt0_16,            decouple0_avx512, den0,   csf0, cm0_avx512,
                               dwt123, decouple123_avx512, den123,           csf123, cm123};
 #else
     static const RowKernels k{dwt0_8, dwt0_16, decouple0, den0, csf0, cm0, dwt123, decouple123, den123, csf123, cm123};
