@@ -763,6 +763,20 @@ static inline __m256i dwt_i4_8(const __m256i s[4], const int16_t* f, __m256i rou
                               0xAA);
 }
 
+#if defined(__AVX512F__)
+// dwt_i4_8 for 16 columns.
+static inline __m512i dwt_i4_16(const __m512i s[4], const int16_t* f, __m512i round, int shift) {
+    __m512i even = round, odd = round;
+    for (int k = 0; k < 4; ++k) {
+        const __m512i c = _mm512_set1_epi64(f[k]);
+        even = _mm512_add_epi64(even, _mm512_mul_epi32(s[k], c));
+        odd = _mm512_add_epi64(odd, _mm512_mul_epi32(_mm512_srli_epi64(s[k], 32), c));
+    }
+    const __m128i sh = _mm_cvtsi32_si128(shift);
+    return _mm512_mask_blend_epi32(0xAAAA, _mm512_srl_epi64(even, sh), _mm512_slli_epi64(_mm512_srl_epi64(odd, sh), 32));
+}
+#endif
+
 static void dwt123(const int32_t* const ref[4], const int32_t* const dis[4], int width, int scale, int32_t* tmp,
                    Row3<int32_t> ref_out, int32_t* ref_a, Row3<int32_t> dis_out, int32_t* dis_a) {
     const int64_t vr = scale == 1 ? 0 : 32768, hr = scale == 2 ? 32768 : 16384;
@@ -774,6 +788,25 @@ static void dwt123(const int32_t* const ref[4], const int32_t* const dis[4], int
         int32_t* hi = lo + width;
         const int32_t* const* r = in[img];
         int x = 0;
+#if defined(__AVX512F__)
+        for (; x + 16 <= width; x += 16) {
+            const __m512i s[4] = {_mm512_loadu_si512(r[0] + x), _mm512_loadu_si512(r[1] + x),
+                                  _mm512_loadu_si512(r[2] + x), _mm512_loadu_si512(r[3] + x)};
+            if (vs == 0) {
+                __m512i l = _mm512_mullo_epi32(s[0], _mm512_set1_epi32(kLo16[0]));
+                __m512i g = _mm512_mullo_epi32(s[0], _mm512_set1_epi32(kHi16[0]));
+                for (int q = 1; q < 4; ++q) {
+                    l = _mm512_add_epi32(l, _mm512_mullo_epi32(s[q], _mm512_set1_epi32(kLo16[q])));
+                    g = _mm512_add_epi32(g, _mm512_mullo_epi32(s[q], _mm512_set1_epi32(kHi16[q])));
+                }
+                _mm512_storeu_si512(lo + x, l);
+                _mm512_storeu_si512(hi + x, g);
+                continue;
+            }
+            _mm512_storeu_si512(lo + x, dwt_i4_16(s, kLo16, _mm512_set1_epi64(vr), vs));
+            _mm512_storeu_si512(hi + x, dwt_i4_16(s, kHi16, _mm512_set1_epi64(vr), vs));
+        }
+#endif
         for (; x + 8 <= width; x += 8) {
             const __m256i s[4] = {load8x32(r[0] + x), load8x32(r[1] + x), load8x32(r[2] + x), load8x32(r[3] + x)};
             if (vs == 0) {
@@ -812,6 +845,24 @@ static void dwt123(const int32_t* const ref[4], const int32_t* const dis[4], int
         const int32_t* hi = lo + width;
         int32_t* dst[4] = {as[img], outs[img].p[1], outs[img].p[0], outs[img].p[2]};   // a, v, h, d
         int j = 1;
+#if defined(__AVX512F__)
+        for (; j + 8 <= jend; j += 8) {
+            for (int src = 0; src < 2; ++src) {
+                const int32_t* t = src == 0 ? lo : hi;
+                const __m512i p0 = _mm512_loadu_si512(t + 2 * j - 1), p1 = _mm512_loadu_si512(t + 2 * j + 1);
+                const __m512i q0 = _mm512_srli_epi64(p0, 32), q1 = _mm512_srli_epi64(p1, 32);
+                for (int hp = 0; hp < 2; ++hp) {
+                    const int16_t* f = hp ? kHi16 : kLo16;
+                    __m512i acc = _mm512_add_epi64(_mm512_set1_epi64(hr), _mm512_mul_epi32(p0, _mm512_set1_epi64(f[0])));
+                    acc = _mm512_add_epi64(acc, _mm512_mul_epi32(q0, _mm512_set1_epi64(f[1])));
+                    acc = _mm512_add_epi64(acc, _mm512_mul_epi32(p1, _mm512_set1_epi64(f[2])));
+                    acc = _mm512_add_epi64(acc, _mm512_mul_epi32(q1, _mm512_set1_epi64(f[3])));
+                    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst[2 * src + hp] + j),
+                                        _mm512_cvtepi64_epi32(_mm512_srl_epi64(acc, hsh)));
+                }
+            }
+        }
+#endif
         for (; j + 4 <= jend; j += 4) {
             for (int src = 0; src < 2; ++src) {
                 const int32_t* t = src == 0 ? lo : hi;
