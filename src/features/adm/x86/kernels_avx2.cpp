@@ -264,6 +264,21 @@ static void dwt0_16(const uint16_t* const r[4], int width, int bitdepth, int16_t
     // container allows them) may wrap, which the truncation reproduces.
     const __m256i over = _mm256_set1_epi16(static_cast<int16_t>(static_cast<uint16_t>(0xFFFFu << bitdepth)));
     int x = 0;
+#if defined(__AVX512F__)
+    {
+        const __m512i off16 = _mm512_set1_epi16(static_cast<int16_t>(-32768));
+        const __m512i over16 = _mm512_set1_epi16(static_cast<int16_t>(static_cast<uint16_t>(0xFFFFu << bitdepth)));
+        const __m512i lb16 = _mm512_set1_epi32(static_cast<int32_t>(lo_bias)), hb16 = _mm512_set1_epi32(static_cast<int32_t>(hi_bias));
+        for (; x + 32 <= width; x += 32) {
+            const __m512i u0 = _mm512_loadu_si512(r[0] + x), u1 = _mm512_loadu_si512(r[1] + x);
+            const __m512i u2 = _mm512_loadu_si512(r[2] + x), u3 = _mm512_loadu_si512(r[3] + x);
+            const __m512i all = _mm512_or_si512(_mm512_or_si512(u0, u1), _mm512_or_si512(u2, u3));
+            const bool wrap = _mm512_test_epi16_mask(all, over16) != 0;
+            dwt0_vertical32(_mm512_xor_si512(u0, off16), _mm512_xor_si512(u1, off16), _mm512_xor_si512(u2, off16),
+                            _mm512_xor_si512(u3, off16), lb16, hb16, bitdepth, wrap, lo + x, low_only ? nullptr : hi + x);
+        }
+    }
+#endif
     for (; x + 16 <= width; x += 16) {
         const __m256i u0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r[0] + x));
         const __m256i u1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(r[1] + x));
