@@ -226,7 +226,7 @@ TEST_P(AdmCheckasm, Scale123Rows) {
     // Q32 factors as the lanes read them: unsigned (scalar code), wrapped or
     // saturated past 1.0, and signed (libvmaf's 32-bit multiplies).
     const int64_t factors[] = {16777216, 181344256, 2693222400, 4191379456, 4294967295, -1601744896, -1, -103587840, 1};
-    for (int n : {1, 3, 4, 5, 8, 13, 40, 300})
+    for (int n : {1, 3, 4, 5, 8, 13, 16, 17, 32, 40, 64, 300})
         for (int pattern = 0; pattern < 7; ++pattern)
             for (Lane lane : kLanes)
                 for (int scale = 1; scale <= 3; ++scale) {
