@@ -117,7 +117,9 @@ TEST(MotionSequencer, MatchesFlushTranscriptionForEveryLengthAndOption) {
                                     for (int i = 0; i < n; i++) {
                                         const auto& g = got[static_cast<size_t>(i)];
                                         EXPECT_EQ(g[0], sad[static_cast<size_t>(i)]);
-                                        if (debug) EXPECT_EQ(g[1], sad[static_cast<size_t>(i)]);
+                                        if (debug) {
+                                            EXPECT_EQ(g[1], sad[static_cast<size_t>(i)]);
+                                        }
                                         EXPECT_EQ(g[outputs - 2], want.motion2[static_cast<size_t>(i)])
                                             << "motion2 frame " << i << " of " << n;
                                         EXPECT_EQ(g[outputs - 1], want.motion3[static_cast<size_t>(i)])
