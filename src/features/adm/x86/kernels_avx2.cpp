@@ -55,6 +55,13 @@ static inline int64_t hsum64(__m256i v) {
 static inline __m512i load16x16(const int16_t* p) {
     return _mm512_cvtepi16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
 }
+// The sum of 8 int64 lanes modulo 2^64 (_mm512_reduce_add_epi64 adds its
+// last two in signed C arithmetic, whose overflow is undefined).
+static inline uint64_t hsum64x8(__m512i v) {
+    const __m256i s4 = _mm256_add_epi64(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
+    const __m128i s2 = _mm_add_epi64(_mm256_castsi256_si128(s4), _mm256_extracti128_si256(s4, 1));
+    return static_cast<uint64_t>(_mm_cvtsi128_si64(s2)) + static_cast<uint64_t>(_mm_extract_epi64(s2, 1));
+}
 static inline __m512i trunc16x16(__m512i v) { return _mm512_srai_epi32(_mm512_slli_epi32(v, 16), 16); }
 // 16 int32 to 16 int16, saturating as store8x16's pack does.
 static inline void store16x16(int16_t* p, __m512i v) {
@@ -713,8 +720,7 @@ static void cm0_avx512(Row3<const int16_t> csf, const Row3<const int16_t> flt[3]
         }
     }
     for (int t = 0; t < 3; ++t)
-        sums[t] = static_cast<int64_t>(static_cast<uint64_t>(sums[t]) +
-                                       static_cast<uint64_t>(_mm512_reduce_add_epi64(acc[t])));
+        sums[t] = static_cast<int64_t>(static_cast<uint64_t>(sums[t]) + hsum64x8(acc[t]));
     if (j < end) cm0(csf, flt, src, j, end, lane, k, sums);
 }
 #endif

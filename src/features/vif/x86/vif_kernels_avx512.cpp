@@ -74,17 +74,24 @@ struct V512 {
 
         ev::Sums sums() const {
             ev::Sums s;
-            s.num_log = _mm512_reduce_add_epi64(num_log_);
-            s.den_log = _mm512_reduce_add_epi64(den_log_);
+            s.num_log = hsum64x8(num_log_);
+            s.den_log = hsum64x8(den_log_);
             s.den_non_log = den_non_log_;
             // below 2^31 a pixel: exact over a row
             const __m512d magic = _mm512_set1_pd(4503599627370496.0);  // 2^52: integer-valued doubles to int64
-            s.num_non_log = _mm512_reduce_add_epi64(
+            s.num_non_log = hsum64x8(
                 _mm512_sub_epi64(_mm512_castpd_si512(_mm512_add_pd(num_non_log_, magic)), _mm512_castpd_si512(magic)));
             return s;
         }
 
     private:
+        // the sum of 8 int64 lanes, in vector adds (_mm512_reduce_add_epi64
+        // adds its last two in signed C arithmetic)
+        static int64_t hsum64x8(vi v) {
+            const __m256i s4 = _mm256_add_epi64(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
+            const __m128i s2 = _mm_add_epi64(_mm256_castsi256_si128(s4), _mm256_extracti128_si256(s4, 1));
+            return _mm_cvtsi128_si64(_mm_add_epi64(s2, _mm_unpackhi_epi64(s2, s2)));
+        }
         static __m512d lo_pd(vi v) { return _mm512_cvtepi32_pd(_mm512_castsi512_si256(v)); }
         static __m512d hi_pd(vi v) { return _mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(v, 1)); }
 
