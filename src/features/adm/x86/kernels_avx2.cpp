@@ -597,6 +597,23 @@ static inline __m256i cm_terms(__m256i x, __m256i thr_s, __m256i add_sq, int shi
 
 constexpr int kChunk = 256;   // columns of the threshold's column sums kept on the stack
 
+// The column sums of the threshold at columns j - 1 + x, x in [x0, x1), 8
+// at a time: the three orientations' filtered values of the three rows
+// (col) and of the middle row (mid).
+static void col_sums8(const Row3<const int16_t> flt[3], int j, int x0, int x1, int32_t* col, int32_t* mid) {
+    for (int x = x0; x < x1; x += 8) {
+        __m256i c = _mm256_setzero_si256(), m = _mm256_setzero_si256();
+        for (int t = 0; t < 3; ++t) {
+            const int o = j - 1 + x;
+            const __m256i fm = load8x16(flt[1].p[t] + o);
+            m = _mm256_add_epi32(m, fm);
+            c = _mm256_add_epi32(c, _mm256_add_epi32(fm, _mm256_add_epi32(load8x16(flt[0].p[t] + o), load8x16(flt[2].p[t] + o))));
+        }
+        _mm256_store_si256(reinterpret_cast<__m256i*>(col + x), c);
+        _mm256_store_si256(reinterpret_cast<__m256i*>(mid + x), m);
+    }
+}
+
 static void cm0(Row3<const int16_t> csf, const Row3<const int16_t> flt[3], Row3<const int16_t> src, int begin, int end,
                 Lane lane, const Scale0Consts& k, int64_t sums[3]) {
     const int sub[3] = {10, 10, 12};
@@ -612,17 +629,7 @@ static void cm0(Row3<const int16_t> csf, const Row3<const int16_t> flt[3], Row3<
     int j = begin;
     while (j + 8 <= end) {
         const int n = (end - j) / 8 * 8 < kChunk ? (end - j) / 8 * 8 : kChunk;   // outputs [j, j + n)
-        for (int x = 0; x < n + 2; x += 8) {   // columns j - 1 + x
-            __m256i c = _mm256_setzero_si256(), m = _mm256_setzero_si256();
-            for (int t = 0; t < 3; ++t) {
-                const int o = j - 1 + x;
-                const __m256i fm = load8x16(flt[1].p[t] + o);
-                m = _mm256_add_epi32(m, fm);
-                c = _mm256_add_epi32(c, _mm256_add_epi32(fm, _mm256_add_epi32(load8x16(flt[0].p[t] + o), load8x16(flt[2].p[t] + o))));
-            }
-            _mm256_store_si256(reinterpret_cast<__m256i*>(col + x), c);
-            _mm256_store_si256(reinterpret_cast<__m256i*>(mid + x), m);
-        }
+        col_sums8(flt, j, 0, n + 2, col, mid);
         for (int x = 0; x < n; x += 8, j += 8) {
             __m256i thr = _mm256_add_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x)),
                                            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x + 2)));
@@ -692,17 +699,7 @@ static void cm0_avx512(Row3<const int16_t> csf, const Row3<const int16_t> flt[3]
             _mm512_store_si512(col + x, c);
             _mm512_store_si512(mid + x, m);
         }
-        for (; x < n + 2; x += 8) {
-            __m256i c = _mm256_setzero_si256(), m = _mm256_setzero_si256();
-            for (int t = 0; t < 3; ++t) {
-                const int o = j - 1 + x;
-                const __m256i fm = load8x16(flt[1].p[t] + o);
-                m = _mm256_add_epi32(m, fm);
-                c = _mm256_add_epi32(c, _mm256_add_epi32(fm, _mm256_add_epi32(load8x16(flt[0].p[t] + o), load8x16(flt[2].p[t] + o))));
-            }
-            _mm256_store_si256(reinterpret_cast<__m256i*>(col + x), c);
-            _mm256_store_si256(reinterpret_cast<__m256i*>(mid + x), m);
-        }
+        col_sums8(flt, j, x, n + 2, col, mid);
         for (x = 0; x < n; x += 16, j += 16) {
             __m512i thr = _mm512_add_epi32(_mm512_loadu_si512(col + x), _mm512_loadu_si512(col + x + 2));
             thr = _mm512_add_epi32(thr, _mm512_sub_epi32(_mm512_loadu_si512(col + x + 1), _mm512_loadu_si512(mid + x + 1)));

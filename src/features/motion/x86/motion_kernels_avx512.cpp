@@ -3,44 +3,22 @@
 #include "features/motion/x86/motion_sad.hpp"
 
 #include "core/cpu_flags.hpp"
+#include "core/x86/vec.hpp"
 
 namespace speedqa::motion {
 namespace {
 
-struct V512 {
-    using vi = __m512i;
-    static constexpr int kBlock = 32;
-
-    static vi ld(const void* p) { return _mm512_loadu_si512(p); }
-    static void st(void* p, vi v) { _mm512_storeu_si512(p, v); }
-    // 32 bytes widened to int16, and 16 samples (bytes or uint16) from column j to int32
-    static vi load_u8_16(const uint8_t* p) {
-        return _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
-    }
+struct V512 : Vec512 {
+    // 16 samples (bytes or uint16) from column j to int32
     template <bool Bytes>
     static vi load_32(const uint8_t* row, int j) {
         if constexpr (Bytes) return _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(row + j)));
         return _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + 2 * j)));
     }
-    static vi zero() { return _mm512_setzero_si512(); }
-    static vi set1_32(int32_t v) { return _mm512_set1_epi32(v); }
     static vi add16(vi a, vi b) { return _mm512_add_epi16(a, b); }
     static vi sub16(vi a, vi b) { return _mm512_sub_epi16(a, b); }
-    static vi add32(vi a, vi b) { return _mm512_add_epi32(a, b); }
-    static vi sub32(vi a, vi b) { return _mm512_sub_epi32(a, b); }
     static vi mullo32(vi a, vi b) { return _mm512_mullo_epi32(a, b); }
-    static vi and_(vi a, vi b) { return _mm512_and_si512(a, b); }
-    static vi or_(vi a, vi b) { return _mm512_or_si512(a, b); }
     static vi abs32(vi a) { return _mm512_abs_epi32(a); }
-    static vi sra32(vi a, __m128i n) { return _mm512_sra_epi32(a, n); }
-    template <int N>
-    static vi srai32(vi a) {
-        return _mm512_srai_epi32(a, N);
-    }
-    static vi madd(vi a, vi b) { return _mm512_madd_epi16(a, b); }
-    static vi unpacklo16(vi a, vi b) { return _mm512_unpacklo_epi16(a, b); }
-    static vi unpackhi16(vi a, vi b) { return _mm512_unpackhi_epi16(a, b); }
-    static vi packs32(vi a, vi b) { return _mm512_packs_epi32(a, b); }
     // lanes m with 2 m < limit kept, the others 0
     static vi lanes_below(vi v, int limit) {
         const __mmask16 k = _mm512_cmpgt_epi32_mask(

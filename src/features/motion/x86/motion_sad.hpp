@@ -58,31 +58,39 @@ struct Sad {
         return V::add32(whole, V::sra32(rest, shift));
     }
 
+    // The vertical pass at the B columns from j (samples of at most 12 bits,
+    // whose differences and pair sums fit int16), rounded: the columns the
+    // 16-bit unpacks interleave (lo, hi), as int32.
+    template <bool Bytes>
+    static void vertical_block(const uint8_t* const* p, const uint8_t* const* c, int j, int bd, vi& lo, vi& hi) {
+        const vi c01 = V::set1_32((em::tap(1) << 16) | em::tap(0));
+        const vi c2 = V::set1_32(em::tap(2));
+        const vi half = V::set1_32(1 << (bd - 1));
+        const __m128i shift = _mm_cvtsi32_si128(bd);
+        const auto load16 = [](const uint8_t* row, int col) {
+            if constexpr (Bytes) return V::load_u8_16(row + col);
+            return V::ld(row + 2 * col);
+        };
+        vi d[em::kTaps];
+        for (int k = 0; k < em::kTaps; k++) d[k] = V::sub16(load16(p[k], j), load16(c[k], j));
+        const vi s04 = V::add16(d[0], d[4]), s13 = V::add16(d[1], d[3]);
+        const vi zero = V::zero();
+        lo = V::sra32(V::add32(V::add32(V::madd(V::unpacklo16(s04, s13), c01), V::madd(V::unpacklo16(d[2], zero), c2)), half),
+                      shift);
+        hi = V::sra32(V::add32(V::add32(V::madd(V::unpackhi16(s04, s13), c01), V::madd(V::unpackhi16(d[2], zero), c2)), half),
+                      shift);
+    }
+
     // The vertical pass of one row for samples of at most 12 bits as int16
     // in `y16` (saturated), and the OR of the magnitudes (a row with one of
     // 2^15 or more is done again in 32 bits).
     template <bool Bytes>
     static uint32_t vertical_narrow(const uint8_t* const* p, const uint8_t* const* c, int w, int bd, int16_t* y16) {
-        const vi c01 = V::set1_32((em::tap(1) << 16) | em::tap(0));
-        const vi c2 = V::set1_32(em::tap(2));
-        const vi half = V::set1_32(1 << (bd - 1));
-        const __m128i shift = _mm_cvtsi32_si128(bd);
-        const auto load16 = [](const uint8_t* row, int j) {
-            if constexpr (Bytes) return V::load_u8_16(row + j);
-            return V::ld(row + 2 * j);
-        };
         vi mag = V::zero();
         int j = 0;
         for (; j + B <= w; j += B) {
-            vi d[em::kTaps];
-            for (int k = 0; k < em::kTaps; k++) d[k] = V::sub16(load16(p[k], j), load16(c[k], j));
-            const vi s04 = V::add16(d[0], d[4]), s13 = V::add16(d[1], d[3]);
-            const vi zero = V::zero();
-            // lanes of the columns the 16-bit unpacks interleave
-            vi lo = V::add32(V::madd(V::unpacklo16(s04, s13), c01), V::madd(V::unpacklo16(d[2], zero), c2));
-            vi hi = V::add32(V::madd(V::unpackhi16(s04, s13), c01), V::madd(V::unpackhi16(d[2], zero), c2));
-            lo = V::sra32(V::add32(lo, half), shift);
-            hi = V::sra32(V::add32(hi, half), shift);
+            vi lo, hi;
+            vertical_block<Bytes>(p, c, j, bd, lo, hi);
             V::st(y16 + j, V::packs32(lo, hi));
             mag = V::or_(mag, V::or_(V::abs32(lo), V::abs32(hi)));
         }
@@ -100,24 +108,11 @@ struct Sad {
     template <bool Bytes>
     static void vertical_split(const uint8_t* const* p, const uint8_t* const* c, int w, int bd, int16_t* hi16,
                                int16_t* lo16) {
-        const vi c01 = V::set1_32((em::tap(1) << 16) | em::tap(0));
-        const vi c2 = V::set1_32(em::tap(2));
-        const vi half = V::set1_32(1 << (bd - 1)), low8 = V::set1_32(255);
-        const __m128i shift = _mm_cvtsi32_si128(bd);
-        const auto load16 = [](const uint8_t* row, int j) {
-            if constexpr (Bytes) return V::load_u8_16(row + j);
-            return V::ld(row + 2 * j);
-        };
+        const vi low8 = V::set1_32(255);
         int j = 0;
         for (; j + B <= w; j += B) {
-            vi d[em::kTaps];
-            for (int k = 0; k < em::kTaps; k++) d[k] = V::sub16(load16(p[k], j), load16(c[k], j));
-            const vi s04 = V::add16(d[0], d[4]), s13 = V::add16(d[1], d[3]);
-            const vi zero = V::zero();
-            vi lo = V::add32(V::madd(V::unpacklo16(s04, s13), c01), V::madd(V::unpacklo16(d[2], zero), c2));
-            vi hi = V::add32(V::madd(V::unpackhi16(s04, s13), c01), V::madd(V::unpackhi16(d[2], zero), c2));
-            lo = V::sra32(V::add32(lo, half), shift);
-            hi = V::sra32(V::add32(hi, half), shift);
+            vi lo, hi;
+            vertical_block<Bytes>(p, c, j, bd, lo, hi);
             V::st(hi16 + j, V::packs32(V::template srai32<8>(lo), V::template srai32<8>(hi)));
             V::st(lo16 + j, V::packs32(V::and_(lo, low8), V::and_(hi, low8)));
         }

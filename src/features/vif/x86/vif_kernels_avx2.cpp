@@ -4,35 +4,15 @@
 #include "features/vif/x86/vif_strip.hpp"
 
 #include "core/cpu_flags.hpp"
+#include "core/x86/vec.hpp"
 
 namespace speedqa::vif {
 namespace {
 
-struct V256 {
-    using vi = __m256i;
-    static constexpr int kBlock = 16;
-
-    static vi ld(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
-    static void st(void* p, vi v) { _mm256_storeu_si256(static_cast<__m256i*>(p), v); }
-    static vi load_u8(const uint8_t* p) { return _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))); }
-    static vi zero() { return _mm256_setzero_si256(); }
-    static vi set1_32(int32_t v) { return _mm256_set1_epi32(v); }
+struct V256 : Vec256 {
     static vi bias16() { return _mm256_set1_epi16(static_cast<short>(0x8000)); }
-    static vi add32(vi a, vi b) { return _mm256_add_epi32(a, b); }
-    static vi sub32(vi a, vi b) { return _mm256_sub_epi32(a, b); }
-    static vi xor_(vi a, vi b) { return _mm256_xor_si256(a, b); }
-    static vi and_(vi a, vi b) { return _mm256_and_si256(a, b); }
-    static vi srl32(vi a, __m128i n) { return _mm256_srl_epi32(a, n); }
-    static vi sll32(vi a, __m128i n) { return _mm256_sll_epi32(a, n); }
-    template <int N>
-    static vi srli32(vi a) {
-        return _mm256_srli_epi32(a, N);
-    }
-    static vi unpacklo16(vi a, vi b) { return _mm256_unpacklo_epi16(a, b); }
-    static vi unpackhi16(vi a, vi b) { return _mm256_unpackhi_epi16(a, b); }
     static vi mullo16(vi a, vi b) { return _mm256_mullo_epi16(a, b); }
     static vi mulhi16(vi a, vi b) { return _mm256_mulhi_epu16(a, b); }
-    static vi packus32(vi a, vi b) { return _mm256_packus_epi32(a, b); }
     static vi madd_add(vi acc, vi a, vi c) { return _mm256_add_epi32(acc, _mm256_madd_epi16(a, c)); }
     // a value the compiler must hold in a register here
     static void keep(vi& v) { asm("" : "+x"(v)); }

@@ -6,37 +6,15 @@
 #include "features/vif/x86/vif_strip.hpp"
 
 #include "core/cpu_flags.hpp"
+#include "core/x86/vec.hpp"
 
 namespace speedqa::vif {
 namespace {
 
-struct V512 {
-    using vi = __m512i;
-    static constexpr int kBlock = 32;
-
-    static vi ld(const void* p) { return _mm512_loadu_si512(p); }
-    static void st(void* p, vi v) { _mm512_storeu_si512(p, v); }
-    static vi load_u8(const uint8_t* p) {
-        return _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
-    }
-    static vi zero() { return _mm512_setzero_si512(); }
-    static vi set1_32(int32_t v) { return _mm512_set1_epi32(v); }
+struct V512 : Vec512 {
     static vi bias16() { return _mm512_set1_epi16(static_cast<short>(0x8000)); }
-    static vi add32(vi a, vi b) { return _mm512_add_epi32(a, b); }
-    static vi sub32(vi a, vi b) { return _mm512_sub_epi32(a, b); }
-    static vi xor_(vi a, vi b) { return _mm512_xor_si512(a, b); }
-    static vi and_(vi a, vi b) { return _mm512_and_si512(a, b); }
-    static vi srl32(vi a, __m128i n) { return _mm512_srl_epi32(a, n); }
-    static vi sll32(vi a, __m128i n) { return _mm512_sll_epi32(a, n); }
-    template <int N>
-    static vi srli32(vi a) {
-        return _mm512_srli_epi32(a, N);
-    }
-    static vi unpacklo16(vi a, vi b) { return _mm512_unpacklo_epi16(a, b); }
-    static vi unpackhi16(vi a, vi b) { return _mm512_unpackhi_epi16(a, b); }
     static vi mullo16(vi a, vi b) { return _mm512_mullo_epi16(a, b); }
     static vi mulhi16(vi a, vi b) { return _mm512_mulhi_epu16(a, b); }
-    static vi packus32(vi a, vi b) { return _mm512_packus_epi32(a, b); }
     // acc + vpmaddwd(a, c) in one instruction; both wrap modulo 2^32 alike
     static vi madd_add(vi acc, vi a, vi c) { return _mm512_dpwssd_epi32(acc, a, c); }
     // a value the compiler must hold in a register here (any of the 32)

@@ -231,7 +231,7 @@ private:
     // B samples of a row from column c as uint16, zeros past col1_.
     vi load_block(const void* row, int c) const {
         if (c + B <= col1_) {
-            if (bytes_) return V::load_u8(static_cast<const uint8_t*>(row) + c);
+            if (bytes_) return V::load_u8_16(static_cast<const uint8_t*>(row) + c);
             return V::ld(static_cast<const uint16_t*>(row) + c);
         }
         alignas(64) uint16_t tmp[B] = {};
