@@ -48,6 +48,16 @@ struct Vec256 {
     static vi unpackhi16(vi a, vi b) { return _mm256_unpackhi_epi16(a, b); }
     static vi packs32(vi a, vi b) { return _mm256_packs_epi32(a, b); }
     static vi packus32(vi a, vi b) { return _mm256_packus_epi32(a, b); }
+    // The sum of the 64-bit (32-bit) lanes modulo 2^64 (2^32), in vector adds.
+    static uint64_t sum64(vi v) {
+        const __m128i s = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+        return static_cast<uint64_t>(_mm_cvtsi128_si64(_mm_add_epi64(s, _mm_unpackhi_epi64(s, s))));
+    }
+    static uint32_t sum32(vi v) {
+        __m128i s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+        s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4e));
+        return static_cast<uint32_t>(_mm_cvtsi128_si32(_mm_add_epi32(s, _mm_shuffle_epi32(s, 0xb1))));
+    }
 };
 #endif
 
@@ -85,6 +95,15 @@ struct Vec512 {
     static vi unpackhi16(vi a, vi b) { return _mm512_unpackhi_epi16(a, b); }
     static vi packs32(vi a, vi b) { return _mm512_packs_epi32(a, b); }
     static vi packus32(vi a, vi b) { return _mm512_packus_epi32(a, b); }
+    // The sum of the 64-bit (32-bit) lanes modulo 2^64 (2^32), in vector
+    // adds (_mm512_reduce_add_epi64/epi32 do their last add in signed C
+    // arithmetic, whose overflow is undefined).
+    static uint64_t sum64(vi v) {
+        return Vec256::sum64(_mm256_add_epi64(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1)));
+    }
+    static uint32_t sum32(vi v) {
+        return Vec256::sum32(_mm256_add_epi32(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1)));
+    }
 };
 #endif
 

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 
+#include "core/x86/vec.hpp"
 #include "features/adm/kernels.hpp"
 
 namespace speedqa::adm {
@@ -44,23 +45,11 @@ static inline __m256i srai64(__m256i v, int s) {
     return _mm256_or_si256(_mm256_srli_epi64(v, s), fill);
 #endif
 }
-static inline int64_t hsum64(__m256i v) {
-    const __m128i s = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
-    return static_cast<int64_t>(static_cast<uint64_t>(_mm_cvtsi128_si64(s)) +
-                                static_cast<uint64_t>(_mm_extract_epi64(s, 1)));
-}
 
 #if defined(__AVX512F__)
 // The same helpers on 16 lanes.
 static inline __m512i load16x16(const int16_t* p) {
     return _mm512_cvtepi16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
-}
-// The sum of 8 int64 lanes modulo 2^64 (_mm512_reduce_add_epi64 adds its
-// last two in signed C arithmetic, whose overflow is undefined).
-static inline uint64_t hsum64x8(__m512i v) {
-    const __m256i s4 = _mm256_add_epi64(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
-    const __m128i s2 = _mm_add_epi64(_mm256_castsi256_si128(s4), _mm256_extracti128_si256(s4, 1));
-    return static_cast<uint64_t>(_mm_cvtsi128_si64(s2)) + static_cast<uint64_t>(_mm_extract_epi64(s2, 1));
 }
 static inline __m512i trunc16x16(__m512i v) { return _mm512_srai_epi32(_mm512_slli_epi32(v, 16), 16); }
 // 16 int32 to 16 int16, saturating as store8x16's pack does.
@@ -523,7 +512,7 @@ static void den0(Row3<const int16_t> ref, int begin, int end, uint64_t sums[3]) 
             acc = _mm256_add_epi64(acc, _mm256_mul_epu32(sq, m));
             acc = _mm256_add_epi64(acc, _mm256_mul_epu32(_mm256_srli_epi64(sq, 32), _mm256_srli_epi64(m, 32)));
         }
-        sums[t] += static_cast<uint64_t>(hsum64(acc));
+        sums[t] += Vec256::sum64(acc);
     }
     if (j < end) row_kernels_c().den0(ref, j, end, sums);
 }
@@ -649,7 +638,7 @@ static void cm0(Row3<const int16_t> csf, const Row3<const int16_t> flt[3], Row3<
         }
     }
     for (int t = 0; t < 3; ++t)
-        sums[t] = static_cast<int64_t>(static_cast<uint64_t>(sums[t]) + static_cast<uint64_t>(hsum64(acc[t])));
+        sums[t] = static_cast<int64_t>(static_cast<uint64_t>(sums[t]) + Vec256::sum64(acc[t]));
     if (j < end) row_kernels_c().cm0(csf, flt, src, j, end, lane, k, sums);
 }
 
@@ -717,7 +706,7 @@ static void cm0_avx512(Row3<const int16_t> csf, const Row3<const int16_t> flt[3]
         }
     }
     for (int t = 0; t < 3; ++t)
-        sums[t] = static_cast<int64_t>(static_cast<uint64_t>(sums[t]) + hsum64x8(acc[t]));
+        sums[t] = static_cast<int64_t>(static_cast<uint64_t>(sums[t]) + Vec512::sum64(acc[t]));
     if (j < end) cm0(csf, flt, src, j, end, lane, k, sums);
 }
 #endif
@@ -1102,7 +1091,7 @@ static void den123(Row3<const int32_t> ref, int begin, int end, const Scale123Co
             const __m256i p = _mm256_add_epi64(_mm256_mul_epu32(q, m), _mm256_slli_epi64(_mm256_mul_epu32(_mm256_srli_epi64(q, 32), m), 32));
             acc = _mm256_add_epi64(acc, _mm256_srl_epi64(_mm256_add_epi64(p, add_cub), scub));
         }
-        sums[t] += static_cast<uint64_t>(hsum64(acc));
+        sums[t] += Vec256::sum64(acc);
     }
     if (j < end) row_kernels_c().den123(ref, j, end, k, sums);
 }
@@ -1233,7 +1222,7 @@ static void cm123(Row3<const int32_t> csf, const Row3<const int32_t> flt[3], Row
         }
     }
     for (int t = 0; t < 3; ++t)
-        sums[t] = static_cast<int64_t>(static_cast<uint64_t>(sums[t]) + static_cast<uint64_t>(hsum64(acc[t])));
+        sums[t] = static_cast<int64_t>(static_cast<uint64_t>(sums[t]) + Vec256::sum64(acc[t]));
     if (j < end) row_kernels_c().cm123(csf, flt, src, j, end, lane, k, sums);
 }
 

@@ -29,11 +29,6 @@ struct V256 : Vec256 {
         const __m128i m2 = _mm_or_si128(m4, _mm_shuffle_epi32(m4, 0x4e));
         return static_cast<uint32_t>(_mm_cvtsi128_si32(_mm_or_si128(m2, _mm_shuffle_epi32(m2, 0xb1))));
     }
-    static uint32_t reduce_add32(vi v) {
-        const __m128i r4 = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
-        const __m128i r2 = _mm_add_epi32(r4, _mm_shuffle_epi32(r4, 0x4e));
-        return static_cast<uint32_t>(_mm_cvtsi128_si32(_mm_add_epi32(r2, _mm_shuffle_epi32(r2, 0xb1))));
-    }
 };
 
 constexpr Kernels kAvx2{"avx2", Sad<V256>::sad};

@@ -26,14 +26,6 @@ struct V512 : Vec512 {
         return _mm512_maskz_mov_epi32(k, v);
     }
     static uint32_t reduce_or32(vi v) { return static_cast<uint32_t>(_mm512_reduce_or_epi32(v)); }
-    // (in vector adds, modulo 2^32: _mm512_reduce_add_epi32 adds its last
-    // two in signed C arithmetic)
-    static uint32_t reduce_add32(vi v) {
-        const __m256i s8 = _mm256_add_epi32(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
-        __m128i s4 = _mm_add_epi32(_mm256_castsi256_si128(s8), _mm256_extracti128_si256(s8, 1));
-        s4 = _mm_add_epi32(s4, _mm_shuffle_epi32(s4, 0x4e));
-        return static_cast<uint32_t>(_mm_cvtsi128_si32(_mm_add_epi32(s4, _mm_shuffle_epi32(s4, 0xb1))));
-    }
 };
 
 constexpr Kernels kAvx512{"avx512", Sad<V512>::sad};

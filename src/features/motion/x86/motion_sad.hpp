@@ -123,51 +123,44 @@ struct Sad {
         }
     }
 
-    // The horizontal pass of a row split by vertical_split: sum of |value|.
-    static uint32_t horizontal_split(const int16_t* hi16, const int16_t* lo16, int w) {
+    // The 5 taps of the horizontal pass on int16 values from src: kBlock / 2
+    // outputs of one parity (neighbours side by side in each 32-bit lane).
+    static vi taps5(const int16_t* src) {
         const vi c01 = V::set1_32((em::tap(1) << 16) | em::tap(0));
         const vi c23 = V::set1_32((em::tap(3) << 16) | em::tap(2));
         const vi c4 = V::set1_32(em::tap(4));
-        const vi half = V::set1_32(1 << 15);
-        const auto sums = [&](const int16_t* src) {
-            return V::add32(V::add32(V::madd(V::ld(src), c01), V::madd(V::ld(src + 2), c23)),
-                            V::madd(V::ld(src + 4), c4));
-        };
-        // |value| of the outputs j0 + e + 2m (m < W): taps from position j0 + e - 2
-        const auto block = [&](int j0, int e) {
-            const int o = j0 + e - em::kRadius;
-            const vi a = sums(hi16 + o), b = sums(lo16 + o);
-            return V::abs32(V::template srai32<8>(V::add32(a, V::template srai32<8>(V::add32(b, half)))));
-        };
+        return V::add32(V::add32(V::madd(V::ld(src), c01), V::madd(V::ld(src + 2), c23)), V::madd(V::ld(src + 4), c4));
+    }
+
+    // The sum over a row of w outputs of block(j0, e): |value| of the
+    // outputs j0 + e + 2m (m < W), whose taps start at position j0 + e - 2.
+    template <class Block>
+    static uint32_t row_sum(int w, const Block& block) {
         vi row = V::zero();
         int j0 = 0;
         for (; j0 + B <= w; j0 += B) row = V::add32(row, V::add32(block(j0, 0), block(j0, 1)));
         if (j0 < w)
             for (int e = 0; e < 2; e++)  // outputs past the row do not count
                 row = V::add32(row, V::lanes_below(block(j0, e), w - j0 - e));
-        return V::reduce_add32(row);
+        return V::sum32(row);
+    }
+
+    // The horizontal pass of a row split by vertical_split: sum of |value|.
+    static uint32_t horizontal_split(const int16_t* hi16, const int16_t* lo16, int w) {
+        const vi half = V::set1_32(1 << 15);
+        return row_sum(w, [&](int j0, int e) {
+            const int o = j0 + e - em::kRadius;
+            const vi a = taps5(hi16 + o), b = taps5(lo16 + o);
+            return V::abs32(V::template srai32<8>(V::add32(a, V::template srai32<8>(V::add32(b, half)))));
+        });
     }
 
     // The horizontal pass of a row that fits int16: sum of |value|.
     static uint32_t horizontal_short(const int16_t* y16, int w) {
-        const vi c01 = V::set1_32((em::tap(1) << 16) | em::tap(0));
-        const vi c23 = V::set1_32((em::tap(3) << 16) | em::tap(2));
-        const vi c4 = V::set1_32(em::tap(4));
         const vi half = V::set1_32(1 << 15);
-        // |value| of the outputs j0 + e + 2m (m < W): taps from position j0 + e - 2
-        const auto block = [&](int j0, int e) {
-            const int16_t* src = y16 + j0 + e - em::kRadius;
-            const vi acc = V::add32(V::add32(V::madd(V::ld(src), c01), V::madd(V::ld(src + 2), c23)),
-                                    V::madd(V::ld(src + 4), c4));
-            return V::abs32(V::template srai32<16>(V::add32(acc, half)));
-        };
-        vi row = V::zero();
-        int j0 = 0;
-        for (; j0 + B <= w; j0 += B) row = V::add32(row, V::add32(block(j0, 0), block(j0, 1)));
-        if (j0 < w)
-            for (int e = 0; e < 2; e++)  // outputs past the row do not count
-                row = V::add32(row, V::lanes_below(block(j0, e), w - j0 - e));
-        return V::reduce_add32(row);
+        return row_sum(w, [&](int j0, int e) {
+            return V::abs32(V::template srai32<16>(V::add32(taps5(y16 + j0 + e - em::kRadius), half)));
+        });
     }
 
     // The positions beside the row from the columns the mirrored taps read.
@@ -228,7 +221,7 @@ struct Sad {
                 const vi v = blur5(V::add32(at(-2), at(2)), V::add32(at(-1), at(1)), at(0), hshift, hmask, hhalf);
                 row = V::add32(row, V::abs32(v));
             }
-            uint32_t row_sad = V::reduce_add32(row);
+            uint32_t row_sad = V::sum32(row);
             for (; j < w; j++) {
                 int64_t acc = 0;
                 for (int k = 0; k < em::kTaps; k++) acc += int64_t{em::tap(k)} * y[j - em::kRadius + k];

@@ -54,26 +54,23 @@ struct V256 : Vec256 {
 
         ev::Sums sums() const {
             ev::Sums s;
-            s.num_log = hsum_i64(num_log_);
-            s.den_log = hsum_i64(den_log_);
-            s.den_non_log = hsum_i64(den_non_log_);
+            s.num_log = hsum(num_log_);
+            s.den_log = hsum(den_log_);
+            s.den_non_log = hsum(den_non_log_);
             // below 2^31 a pixel: exact over a row
             const __m256d magic = _mm256_set1_pd(4503599627370496.0);  // 2^52: integer-valued doubles to int64
-            s.num_non_log = hsum_i64(_mm256_sub_epi64(_mm256_castpd_si256(_mm256_add_pd(num_non_log_, magic)),
+            s.num_non_log = hsum(_mm256_sub_epi64(_mm256_castpd_si256(_mm256_add_pd(num_non_log_, magic)),
                                                       _mm256_castpd_si256(magic)));
             return s;
         }
 
     private:
+        static int64_t hsum(vi v) { return static_cast<int64_t>(Vec256::sum64(v)); }
         static __m256d lo_pd(vi v) { return _mm256_cvtepi32_pd(_mm256_castsi256_si128(v)); }
         static __m256d hi_pd(vi v) { return _mm256_cvtepi32_pd(_mm256_extracti128_si256(v, 1)); }
         static __m256d lo_mask(vi v) { return _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(v))); }
         static __m256d hi_mask(vi v) {
             return _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_extracti128_si256(v, 1)));
-        }
-        static int64_t hsum_i64(vi v) {
-            const __m128i s = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
-            return _mm_cvtsi128_si64(s) + _mm_extract_epi64(s, 1);
         }
 
         // table[v >> k] + 2048 (k + 1038) for integer-valued doubles v >=

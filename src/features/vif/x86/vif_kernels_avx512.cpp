@@ -63,13 +63,7 @@ struct V512 : Vec512 {
         }
 
     private:
-        // the sum of 8 int64 lanes, in vector adds (_mm512_reduce_add_epi64
-        // adds its last two in signed C arithmetic)
-        static int64_t hsum64x8(vi v) {
-            const __m256i s4 = _mm256_add_epi64(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
-            const __m128i s2 = _mm_add_epi64(_mm256_castsi256_si128(s4), _mm256_extracti128_si256(s4, 1));
-            return _mm_cvtsi128_si64(_mm_add_epi64(s2, _mm_unpackhi_epi64(s2, s2)));
-        }
+        static int64_t hsum64x8(vi v) { return static_cast<int64_t>(Vec512::sum64(v)); }
         static __m512d lo_pd(vi v) { return _mm512_cvtepi32_pd(_mm512_castsi512_si256(v)); }
         static __m512d hi_pd(vi v) { return _mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(v, 1)); }
 
