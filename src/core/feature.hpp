@@ -112,6 +112,12 @@ public:
     // Values the kernel writes per frame (the sequencer's input).
     virtual int raw_count() const { return static_cast<int>(outputs_.size()); }
     virtual std::unique_ptr<CpuKernel> make_cpu_kernel(const CpuTarget& target) const = 0;
+    // The target whose kernel make_cpu_kernel(t) builds. A feature whose
+    // kernels do not depend on libvmaf's dispatch, or that has no kernel of
+    // its own for an ISA, maps t onto the target it does use; runs with equal
+    // kernel targets compute the same values (the golden tests compute them
+    // once). Such a feature builds its kernel from kernel_target(t).
+    virtual CpuTarget kernel_target(const CpuTarget& t) const { return t; }
     // Default: the raw values are the outputs, emitted at once.
     virtual std::unique_ptr<Sequencer> make_sequencer() const;
 

@@ -1,6 +1,9 @@
 #include "support/run_feature.hpp"
 
+#include <cstdio>
+#include <map>
 #include <stdexcept>
+#include <tuple>
 
 #include "core/cpu_flags.hpp"
 
@@ -40,6 +43,35 @@ std::vector<std::vector<double>> run_feature(const Feature& feature, const CpuTa
     for (size_t i = 0; i < n; i++)
         if (!seen[i]) throw std::logic_error(feature.name() + ": sequencer never emitted frame " + std::to_string(i));
     return out;
+}
+
+namespace {
+RunFeatureOnceCounts once_counts;
+}
+
+const std::vector<std::vector<double>>& run_feature_once(const std::string& clip, const Feature& feature,
+                                                         const CpuTarget& target, const std::vector<Picture>& ref,
+                                                         const std::vector<Picture>& dis) {
+    using Key = std::tuple<std::string, std::string, Isa, Dispatch, bool>;
+    static std::map<Key, std::vector<std::vector<double>>> done;
+    once_counts.asked++;
+    const CpuTarget k = feature.kernel_target(target);
+    const Key key{clip, feature.canonical(), k.isa, k.dispatch, k.straightforward};
+    auto it = done.find(key);
+    if (it == done.end()) {
+        it = done.emplace(key, run_feature(feature, target, ref, dis)).first;
+        once_counts.computed++;
+    }
+    return it->second;
+}
+
+RunFeatureOnceCounts run_feature_once_counts() { return once_counts; }
+
+void print_run_feature_once_counts(const char* what) {
+    std::printf("[golden-models] %s: %lld kernel runs computed for %lld golden comparisons (the others shared a clip, "
+                "options and kernel target with one computed: Feature::kernel_target)\n",
+                what, once_counts.computed, once_counts.asked);
+    once_counts = {};
 }
 
 std::unique_ptr<Feature> feature_from_arg(const std::vector<const FeatureDef*>& defs, const std::string& arg,

@@ -15,6 +15,26 @@ namespace speedqa::testing {
 std::vector<std::vector<double>> run_feature(const Feature& feature, const CpuTarget& target,
                                              const std::vector<Picture>& ref, const std::vector<Picture>& dis);
 
+// run_feature, computed once per process for each clip, Feature::canonical()
+// (equal for two requests that compute the same values) and kernel target
+// (Feature::kernel_target: the ISA and dispatch the kernel really uses):
+// golden files that ask for the same run (the model runs whose models give a
+// feature the same options, the dispatches of a feature whose kernels ignore
+// the dispatch) are compared with one computation, every value still
+// compared. `clip` names the frames ref and dis hold.
+const std::vector<std::vector<double>>& run_feature_once(const std::string& clip, const Feature& feature,
+                                                         const CpuTarget& target, const std::vector<Picture>& ref,
+                                                         const std::vector<Picture>& dis);
+// How many runs run_feature_once computed, and how many it was asked for,
+// since the last print_run_feature_once_counts.
+struct RunFeatureOnceCounts {
+    long long computed = 0, asked = 0;
+};
+RunFeatureOnceCounts run_feature_once_counts();
+// Prints "[golden-models] WHAT: N runs computed for M comparisons" and
+// starts the counts again.
+void print_run_feature_once_counts(const char* what);
+
 // The feature a --feature argument names ("adm", "adm=adm_csf_mode=1"),
 // looked up among `defs` by name.
 std::unique_ptr<Feature> feature_from_arg(const std::vector<const FeatureDef*>& defs, const std::string& arg,

@@ -81,10 +81,13 @@ public:
         : Feature(options, outputs(options, plan.full_ref)),
           plan_(std::make_shared<const cambi::Plan>(std::move(plan))) {}
 
+    // libvmaf's scalar and AVX2 CAMBI give the same values: the dispatch
+    // changes nothing here. AVX-512 runs the AVX2 kernels.
+    CpuTarget kernel_target(const CpuTarget& t) const override {
+        return {t.isa == Isa::c ? Isa::c : Isa::avx2, Dispatch::scalar, t.straightforward};
+    }
     std::unique_ptr<CpuKernel> make_cpu_kernel(const CpuTarget& target) const override {
-        // libvmaf's scalar and AVX2 CAMBI give the same values: the dispatch
-        // changes nothing here.
-        const cambi::Kernels* k = target.isa != Isa::c ? cambi::kernels_avx2() : nullptr;
+        const cambi::Kernels* k = kernel_target(target).isa == Isa::avx2 ? cambi::kernels_avx2() : nullptr;
         return std::make_unique<CambiKernel>(plan_, k ? *k : cambi::kernels_c());
     }
 

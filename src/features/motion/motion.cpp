@@ -88,9 +88,10 @@ public:
     int history() const override { return p_.force_zero ? 0 : (p_.seq.five_frame_window ? 2 : 1); }
     int raw_count() const override { return 1; }
 
+    // the reference's scalar, AVX2 and AVX-512 sums are the same integers
+    CpuTarget kernel_target(const CpuTarget& t) const override { return {t.isa, Dispatch::scalar, t.straightforward}; }
     std::unique_ptr<CpuKernel> make_cpu_kernel(const CpuTarget& target) const override {
-        // the reference's scalar, AVX2 and AVX-512 sums are the same integers
-        return std::make_unique<Kernel>(p_, motion::kernels_for(target.isa));
+        return std::make_unique<Kernel>(p_, motion::kernels_for(kernel_target(target).isa));
     }
     std::unique_ptr<Sequencer> make_sequencer() const override { return motion::make_sequencer(p_.seq); }
 

@@ -153,10 +153,11 @@ public:
         : Feature(options, outputs_for(names(plan.debug), options)),
           plan_(std::make_shared<const Plan>(std::move(plan))) {}
 
+    // the reference's scalar, AVX2 and AVX-512 VIF give the same integers, so
+    // every dispatch is served by the same kernels
+    CpuTarget kernel_target(const CpuTarget& t) const override { return {t.isa, Dispatch::scalar, t.straightforward}; }
     std::unique_ptr<CpuKernel> make_cpu_kernel(const CpuTarget& target) const override {
-        // the reference's scalar, AVX2 and AVX-512 VIF give the same
-        // integers, so every dispatch is served by the same kernels
-        return std::make_unique<Kernel>(plan_, vif::kernels_for(target.isa));
+        return std::make_unique<Kernel>(plan_, vif::kernels_for(kernel_target(target).isa));
     }
 
 private:

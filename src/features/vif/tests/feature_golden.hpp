@@ -126,7 +126,7 @@ inline void run_and_compare(const TestData& data, const ModelGolden& g, const Fe
                             const std::vector<int>& cols, GoldenTally& t, bool defect_elsewhere = false) {
     const ClipFrames& clip = clip_frames(data, g.clip);
     for (const CpuTarget& target : host_targets(g.dispatch_value())) {
-        const auto got = run_feature(feature, target, clip.ref, clip.dis);
+        const auto& got = run_feature_once(g.clip, feature, target, clip.ref, clip.dis);
         EXPECT_EQ(got.size(), static_cast<size_t>(clip.frames)) << g.path;
         if (!g.reference_defect.empty() && !defect_elsewhere) {
             for (const auto& fr : got)
@@ -252,6 +252,7 @@ inline void print_tally(const char* what, const GoldenTally& t) {
         "[golden-models] %s: %lld files, %lld kernel runs, %lld frames, %lld values compared, %lld identical, "
         "%lld files of runs libvmaf failed, %lld reference-defect files\n",
         what, t.files, t.runs, t.frames, t.values, t.identical, t.expected_errors, t.reference_defects);
+    print_run_feature_once_counts(what);
 }
 
 }  // namespace speedqa::testing
