@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets of fuzz/ (clang, ASan + UBSan, in build-fuzz)
-# and runs each for FUZZ_SECONDS (default 60) from its seed corpus
+# and runs each for FUZZ_SECONDS (default 60), as many side by side as there
+# are cores, from its seed corpus
 # (fuzz/corpus/<target>/, plus the shipped models for the model reader).
 # Any finding (a crash, a sanitizer report, a leak, a timeout, running out of
 # memory) fails the script; the input that caused it is kept in
@@ -14,21 +15,41 @@ CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWit
 # the decoder's target exists only in builds with libav
 targets=$(cmake --build build-fuzz --target help | sed -n 's/^\(fuzz_[a-z0-9_]*\):.*/\1/p' | sort)
 cmake --build build-fuzz --target $targets -j "$jobs"
-failed=""
-for t in $targets; do
-  corpus=build-fuzz/corpus/$t findings=build-fuzz/findings/$t
+# one target: its verdict in build-fuzz/<target>.verdict (0: no finding)
+fuzz_one() {
+  local t=$1 corpus=build-fuzz/corpus/$1 findings=build-fuzz/findings/$1
   mkdir -p "$corpus" "$findings"
-  seeds=(fuzz/corpus/$t)
+  local seeds=(fuzz/corpus/$t)
   [ "$t" = fuzz_model ] && seeds+=(models)
   # (new inputs go to build-fuzz/corpus, not to the repository's seeds)
-  if build-fuzz/fuzz/$t -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 -print_final_stats=1 \
-      -artifact_prefix="$findings/" "$corpus" "${seeds[@]}" >"build-fuzz/$t.log" 2>&1; then
+  local rc=0
+  build-fuzz/fuzz/$t -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 -print_final_stats=1 \
+    -artifact_prefix="$findings/" "$corpus" "${seeds[@]}" >"build-fuzz/$t.log" 2>&1 || rc=$?
+  echo "$rc" >"build-fuzz/$t.verdict"
+}
+# the targets run side by side, one per core (each is one process on one
+# core): each still fuzzes its full time
+running=0
+for t in $targets; do
+  rm -f "build-fuzz/$t.verdict"
+  if [ "$running" -ge "$jobs" ]; then
+    wait -n || true
+    running=$((running - 1))
+  fi
+  fuzz_one "$t" &
+  running=$((running + 1))
+done
+wait
+failed=""
+for t in $targets; do
+  findings=build-fuzz/findings/$t
+  if [ "$(cat "build-fuzz/$t.verdict" 2>/dev/null)" = 0 ]; then
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "build-fuzz/$t.log")
     cov=$(grep -o 'cov: [0-9]*' "build-fuzz/$t.log" | tail -1)
-    echo "fuzz: $t: no finding in ${seconds} s, $runs runs, $cov, corpus $(ls "$corpus" | wc -l) inputs"
+    echo "fuzz: $t: no finding in ${seconds} s, $runs runs, $cov, corpus $(ls "build-fuzz/corpus/$t" | wc -l) inputs"
   else
     echo "fuzz: $t: FINDING (build-fuzz/$t.log, input in $findings/):"
-    grep -v -E '^#[0-9]+|^INFO:' "build-fuzz/$t.log" | tail -40
+    { grep -v -E '^#[0-9]+|^INFO:' "build-fuzz/$t.log" || true; } | tail -40
     failed="$failed $t"
   fi
 done
