@@ -81,46 +81,33 @@ struct Sad {
                       shift);
     }
 
-    // The vertical pass of one row for samples of at most 12 bits as int16
-    // in `y16` (saturated), and the OR of the magnitudes (a row with one of
-    // 2^15 or more is done again in 32 bits).
+    // The vertical pass of one row for samples of at most 12 bits, written
+    // twice: as int16 in `y16` (saturated), and split as the two int16
+    // planes hi (v >> 8) and lo (v & 255). Returns the OR of the magnitudes:
+    // a row with one of 2^15 or more is summed from the split planes.
     template <bool Bytes>
-    static uint32_t vertical_narrow(const uint8_t* const* p, const uint8_t* const* c, int w, int bd, int16_t* y16) {
+    static uint32_t vertical(const uint8_t* const* p, const uint8_t* const* c, int w, int bd, int16_t* y16,
+                             int16_t* hi16, int16_t* lo16) {
+        const vi low8 = V::set1_32(255);
         vi mag = V::zero();
         int j = 0;
         for (; j + B <= w; j += B) {
             vi lo, hi;
             vertical_block<Bytes>(p, c, j, bd, lo, hi);
             V::st(y16 + j, V::packs32(lo, hi));
+            V::st(hi16 + j, V::packs32(V::template srai32<8>(lo), V::template srai32<8>(hi)));
+            V::st(lo16 + j, V::packs32(V::and_(lo, low8), V::and_(hi, low8)));
             mag = V::or_(mag, V::or_(V::abs32(lo), V::abs32(hi)));
         }
         uint32_t m = V::reduce_or32(mag);
         for (; j < w; j++) {
             const int32_t v = em::vertical_at(p, c, Bytes, j, bd);
             y16[j] = static_cast<int16_t>(std::clamp(v, -32768, 32767));
+            hi16[j] = static_cast<int16_t>(v >> 8);
+            lo16[j] = static_cast<int16_t>(v & 255);
             m |= static_cast<uint32_t>(v < 0 ? -v : v);
         }
         return m;
-    }
-
-    // The vertical pass of one row (samples of at most 12 bits) as the two
-    // int16 planes hi (v >> 8) and lo (v & 255).
-    template <bool Bytes>
-    static void vertical_split(const uint8_t* const* p, const uint8_t* const* c, int w, int bd, int16_t* hi16,
-                               int16_t* lo16) {
-        const vi low8 = V::set1_32(255);
-        int j = 0;
-        for (; j + B <= w; j += B) {
-            vi lo, hi;
-            vertical_block<Bytes>(p, c, j, bd, lo, hi);
-            V::st(hi16 + j, V::packs32(V::template srai32<8>(lo), V::template srai32<8>(hi)));
-            V::st(lo16 + j, V::packs32(V::and_(lo, low8), V::and_(hi, low8)));
-        }
-        for (; j < w; j++) {
-            const int32_t v = em::vertical_at(p, c, Bytes, j, bd);
-            hi16[j] = static_cast<int16_t>(v >> 8);
-            lo16[j] = static_cast<int16_t>(v & 255);
-        }
     }
 
     // The 5 taps of the horizontal pass on int16 values from src: kBlock / 2
@@ -145,7 +132,7 @@ struct Sad {
         return V::sum32(row);
     }
 
-    // The horizontal pass of a row split by vertical_split: sum of |value|.
+    // The horizontal pass of a row from its split planes: sum of |value|.
     static uint32_t horizontal_split(const int16_t* hi16, const int16_t* lo16, int w) {
         const vi half = V::set1_32(1 << 15);
         return row_sum(w, [&](int j0, int e) {
@@ -179,8 +166,12 @@ struct Sad {
         const vi vmask = V::set1_32((1 << bd) - 1), vhalf = V::set1_32(1 << (bd - 1));
         const vi hmask = V::set1_32(0xffff), hhalf = V::set1_32(1 << 15);
         int32_t* y = a.row + kPad;
-        int16_t* y16 = reinterpret_cast<int16_t*>(a.row + row_len(w) / 2) + 2 * kPad;
-        int16_t* lo16 = reinterpret_cast<int16_t*>(a.row) + 2 * kPad;  // (the int32 row's room: that path is not taken then)
+        // up to 12 bits, the int16 row and the split planes share the int32
+        // row's room (3 (w + 64) + 2 kPad int16s of its 4 (w + 64))
+        const int plane = w + 64;
+        int16_t* y16 = reinterpret_cast<int16_t*>(a.row) + 2 * kPad;
+        int16_t* hi16 = y16 + plane;
+        int16_t* lo16 = hi16 + plane;
         const bool narrow = bd <= 12;
         uint64_t sad = 0;
         for (int i = 0; i < a.h; i++) {
@@ -191,16 +182,15 @@ struct Sad {
                 c[k] = a.cur + a.cur_stride * r;
             }
             if (narrow) {
-                const uint32_t mag = vertical_narrow<Bytes>(p, c, w, bd, y16);
+                const uint32_t mag = vertical<Bytes>(p, c, w, bd, y16, hi16, lo16);
                 if (mag == 0) continue;  // a row of zeros blurs to zeros (the reference skips it too)
                 if (mag < 0x8000) {
                     mirror_columns(y16, w);
                     sad += horizontal_short(y16, w);
                 } else {
-                    vertical_split<Bytes>(p, c, w, bd, y16, lo16);
-                    mirror_columns(y16, w);
+                    mirror_columns(hi16, w);
                     mirror_columns(lo16, w);
-                    sad += horizontal_split(y16, lo16, w);
+                    sad += horizontal_split(hi16, lo16, w);
                 }
                 continue;
             }
