@@ -19,6 +19,7 @@
 #include "core/cpu_flags.hpp"
 #include "core/feature.hpp"
 #include "features/registry.hpp"
+#include "support/run_feature.hpp"
 
 namespace speedqa {
 namespace {
@@ -67,14 +68,9 @@ TEST(KernelTarget, EqualKernelTargetsGiveTheSameValues) {
         const auto feature = make_feature(*def, c.format, c.options);
         const Frame ref0(c.format, 11), dis0(c.format, 12), ref1(c.format, 13), dis1(c.format, 14), ref2(c.format, 15),
             dis2(c.format, 16);
-        FrameView view;
-        view.index = 2;
-        view.ref = &ref2.pic;
-        view.dis = &dis2.pic;
-        view.prev_ref[0] = &ref1.pic;
-        view.prev_dis[0] = &dis1.pic;
-        view.prev_ref[1] = &ref0.pic;
-        view.prev_dis[1] = &dis0.pic;
+        const Picture* refs[3] = {&ref0.pic, &ref1.pic, &ref2.pic};
+        const Picture* diss[3] = {&dis0.pic, &dis1.pic, &dis2.pic};
+        const FrameView view = testing::third_frame_view(refs, diss);
         const auto raw = [&](const CpuTarget& t) {
             const auto kernel = feature->make_cpu_kernel(t);
             std::vector<double> out(static_cast<size_t>(feature->raw_count()));

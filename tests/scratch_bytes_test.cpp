@@ -13,6 +13,7 @@
 #include "core/cpu_flags.hpp"
 #include "core/feature.hpp"
 #include "features/registry.hpp"
+#include "support/run_feature.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define SPEEDQA_ASAN_HEAP 1
@@ -88,14 +89,9 @@ TEST(ScratchBytes, EveryFeatureSaysWhatItsScratchTakes) {
         const auto feature = make_feature(*def, c.format, c.options);
         SyntheticFrame ref0(c.format, 1), dis0(c.format, 2), ref1(c.format, 3), dis1(c.format, 4), ref2(c.format, 5),
             dis2(c.format, 6);
-        FrameView view;
-        view.index = 2;
-        view.ref = &ref2.pic;
-        view.dis = &dis2.pic;
-        view.prev_ref[0] = &ref1.pic;
-        view.prev_dis[0] = &dis1.pic;
-        view.prev_ref[1] = &ref0.pic;
-        view.prev_dis[1] = &dis0.pic;
+        const Picture* refs[3] = {&ref0.pic, &ref1.pic, &ref2.pic};
+        const Picture* diss[3] = {&dis0.pic, &dis1.pic, &dis2.pic};
+        const FrameView view = testing::third_frame_view(refs, diss);
         std::vector<double> raw(static_cast<size_t>(feature->raw_count()));
         for (const CpuTarget& t : targets) {
             SCOPED_TRACE(feature->canonical() + " at " + c.format.describe() + (t.straightforward ? ", straightforward" : "") +

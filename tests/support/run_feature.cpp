@@ -74,6 +74,18 @@ void print_run_feature_once_counts(const char* what) {
     once_counts = {};
 }
 
+FrameView third_frame_view(const Picture* const ref[3], const Picture* const dis[3]) {
+    FrameView v;
+    v.index = 2;
+    v.ref = ref[2];
+    v.dis = dis[2];
+    for (int h = 0; h < 2; h++) {
+        v.prev_ref[h] = ref[1 - h];
+        v.prev_dis[h] = dis[1 - h];
+    }
+    return v;
+}
+
 std::unique_ptr<Feature> feature_from_arg(const std::vector<const FeatureDef*>& defs, const std::string& arg,
                                           const VideoFormat& format) {
     const FeatureRequest r = parse_feature_request(arg);

@@ -35,6 +35,9 @@ RunFeatureOnceCounts run_feature_once_counts();
 // starts the counts again.
 void print_run_feature_once_counts(const char* what);
 
+// Frame 2 of three, with frames 1 and 0 as its history (ref[k], dis[k]: frame k).
+FrameView third_frame_view(const Picture* const ref[3], const Picture* const dis[3]);
+
 // The feature a --feature argument names ("adm", "adm=adm_csf_mode=1"),
 // looked up among `defs` by name.
 std::unique_ptr<Feature> feature_from_arg(const std::vector<const FeatureDef*>& defs, const std::string& arg,
