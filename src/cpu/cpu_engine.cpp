@@ -45,10 +45,16 @@ int CpuEngine::threads_that_fit() {
 
 void CpuEngine::start_workers() {
     const int n = threads_that_fit();
+    const int nk = static_cast<int>(kernels_.size());
     scratch_.resize(static_cast<size_t>(n));
-    for (auto& worker : scratch_)
-        for (const auto& k : kernels_) worker.push_back(k->make_scratch());
+    for (auto& worker : scratch_) worker.resize(kernels_.size());
     pool_ = std::make_unique<ThreadPool>(n);
+    // the scratch is made on the workers, side by side: a large one (CAMBI's
+    // at 4K is about 110 MB) costs its page faults on as many cores
+    pool_->parallel_for(n * nk, [&](int, int item) {
+        scratch_[static_cast<size_t>(item / nk)][static_cast<size_t>(item % nk)] =
+            kernels_[static_cast<size_t>(item % nk)]->make_scratch();
+    });
 }
 
 CpuEngine::~CpuEngine() = default;

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <vector>
 
+#include "core/zeroed_array.hpp"
 #include "features/adm/kernels.hpp"
 
 namespace speedqa::adm {
@@ -61,7 +62,7 @@ struct Scratch final : KernelScratch {
         tmp32.assign(tmp32_elements(plan), 0);
         s0.resize(plan.s[0].w);
         s123.resize(plan.s[1].w);
-        for (auto& p : planes) p.assign(plane_elements(plan), 0);
+        for (auto& p : planes) p = ZeroedArray<int32_t>(plane_elements(plan));
     }
     static size_t tmp16_elements(const Plan& plan) { return static_cast<size_t>(2) * plan.width + 2 * kPad; }
     static size_t tmp32_elements(const Plan& plan) { return static_cast<size_t>(4) * plan.s[1].in_w + 2 * kPad; }
@@ -75,7 +76,7 @@ struct Scratch final : KernelScratch {
     ScaleBuffers<int16_t> s0;
     ScaleBuffers<int32_t> s123;
     // band_a of ref and dis: [0, 1] the input of a scale, [2, 3] its output.
-    std::vector<int32_t> planes[4];
+    ZeroedArray<int32_t> planes[4];
 };
 
 // ----------------------------------------------------- masking edges -----

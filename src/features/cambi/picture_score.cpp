@@ -97,15 +97,15 @@ WorkspaceSizes workspace_sizes(const Plan& plan) {
 Workspace::Workspace(const Plan& plan) {
     const WorkspaceSizes z = workspace_sizes(plan);
     stride = plan.largest_width();
-    image.resize(z.image);
-    mask.resize(z.mask);
-    mask_rows.resize(z.mask_rows);
-    mode_rows.resize(z.mode_rows);
-    levels.resize(z.levels);
-    columns.resize(z.columns);
-    nonzero.resize(z.nonzero);
-    values.resize(z.values);
-    pooling.resize(z.pooling);
+    image = ZeroedArray<uint16_t>(z.image);
+    mask = ZeroedArray<uint8_t>(z.mask);
+    mask_rows = ZeroedArray<uint8_t>(z.mask_rows);
+    mode_rows = ZeroedArray<uint16_t>(z.mode_rows);
+    levels = ZeroedArray<uint16_t>(z.levels);
+    columns = ZeroedArray<uint8_t>(z.columns);
+    nonzero = ZeroedArray<uint64_t>(z.nonzero);
+    values = ZeroedArray<float>(z.values);
+    pooling = ZeroedArray<float>(z.pooling);
 }
 
 size_t Workspace::bytes(const Plan& plan) {

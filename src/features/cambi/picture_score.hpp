@@ -3,29 +3,29 @@
 // scale), the banding values and their topk pooling.
 #pragma once
 
-#include <vector>
-
 #include "core/video.hpp"
+#include "core/zeroed_array.hpp"
 #include "features/cambi/kernels.hpp"
 #include "features/cambi/plan.hpp"
 
 namespace speedqa::cambi {
 
-// Buffers for the largest picture of a plan, allocated once per worker.
+// Buffers for the largest picture of a plan, allocated once per worker
+// (zeroed by the system as their pages are first touched).
 struct Workspace {
     explicit Workspace(const Plan& plan);
     // The bytes the constructor allocates for the plan.
     static size_t bytes(const Plan& plan);
     ptrdiff_t stride = 0;
-    std::vector<uint16_t> image;
-    std::vector<uint8_t> mask;
-    std::vector<uint8_t> mask_rows;   // spatial mask: column sums and a ring of flags
-    std::vector<uint16_t> mode_rows;  // mode filter: three filtered rows
-    std::vector<uint16_t> levels;     // histogram levels of a scale
-    std::vector<uint8_t> columns;     // the banding pass's counts
-    std::vector<uint64_t> nonzero;    // the banding values: which are nonzero
-    std::vector<float> values;        // and those
-    std::vector<float> pooling;       // scratch of the pooling
+    ZeroedArray<uint16_t> image;
+    ZeroedArray<uint8_t> mask;
+    ZeroedArray<uint8_t> mask_rows;   // spatial mask: column sums and a ring of flags
+    ZeroedArray<uint16_t> mode_rows;  // mode filter: three filtered rows
+    ZeroedArray<uint16_t> levels;     // histogram levels of a scale
+    ZeroedArray<uint8_t> columns;     // the banding pass's counts
+    ZeroedArray<uint64_t> nonzero;    // the banding values: which are nonzero
+    ZeroedArray<float> values;        // and those
+    ZeroedArray<float> pooling;       // scratch of the pooling
 };
 
 // Throws Error when a 10- or 12-bit picture holds a sample above its range.

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/zeroed_array.hpp"
 #include "features/vif/vif_kernels.hpp"
 #include "features/vif/vif_plan.hpp"
 
@@ -38,7 +39,7 @@ class Scratch final : public KernelScratch {
 public:
     Scratch(const Plan& plan, const vif::Kernels& k) : kernel(k.make_scratch(plan.scales[0].w)) {
         for (int s = 1; s < ev::kScales; s++)
-            for (auto& img : images[s]) img.assign(image_elements(plan, s), 0);
+            for (auto& img : images[s]) img = ZeroedArray<uint16_t>(image_elements(plan, s));
         for (auto& r : rows) r.assign(row_entries(plan), nullptr);
     }
     static size_t image_elements(const Plan& plan, int scale) {
@@ -50,7 +51,7 @@ public:
         for (int s = 1; s < ev::kScales; s++) images += 2 * image_elements(plan, s);
         return images * sizeof(uint16_t) + 2 * row_entries(plan) * sizeof(const void*) + k.scratch_bytes(plan.scales[0].w);
     }
-    std::vector<uint16_t> images[ev::kScales][2];  // [scale][ref, dis]
+    ZeroedArray<uint16_t> images[ev::kScales][2];  // [scale][ref, dis]
     std::vector<const void*> rows[2];              // ref, dis
     std::unique_ptr<vif::ScaleScratch> kernel;
 };
