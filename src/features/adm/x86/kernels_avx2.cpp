@@ -586,17 +586,22 @@ static inline __m256i cm_terms(__m256i x, __m256i thr_s, __m256i add_sq, int shi
 
 constexpr int kChunk = 256;   // columns of the threshold's column sums kept on the stack
 
+// 8 filtered values as int32: scale 0's int16 widened, scales 1-3's as they are.
+static inline __m256i load8_as32(const int16_t* p) { return load8x16(p); }
+static inline __m256i load8_as32(const int32_t* p) { return load8x32(p); }
+
 // The column sums of the threshold at columns j - 1 + x, x in [x0, x1), 8
 // at a time: the three orientations' filtered values of the three rows
-// (col) and of the middle row (mid).
-static void col_sums8(const Row3<const int16_t> flt[3], int j, int x0, int x1, int32_t* col, int32_t* mid) {
+// (col) and of the middle row (mid). T: int16_t (scale 0) or int32_t.
+template <class T>
+static void col_sums8(const Row3<const T> flt[3], int j, int x0, int x1, int32_t* col, int32_t* mid) {
     for (int x = x0; x < x1; x += 8) {
         __m256i c = _mm256_setzero_si256(), m = _mm256_setzero_si256();
         for (int t = 0; t < 3; ++t) {
             const int o = j - 1 + x;
-            const __m256i fm = load8x16(flt[1].p[t] + o);
+            const __m256i fm = load8_as32(flt[1].p[t] + o);
             m = _mm256_add_epi32(m, fm);
-            c = _mm256_add_epi32(c, _mm256_add_epi32(fm, _mm256_add_epi32(load8x16(flt[0].p[t] + o), load8x16(flt[2].p[t] + o))));
+            c = _mm256_add_epi32(c, _mm256_add_epi32(fm, _mm256_add_epi32(load8_as32(flt[0].p[t] + o), load8_as32(flt[2].p[t] + o))));
         }
         _mm256_store_si256(reinterpret_cast<__m256i*>(col + x), c);
         _mm256_store_si256(reinterpret_cast<__m256i*>(mid + x), m);
@@ -1167,17 +1172,7 @@ static void cm123(Row3<const int32_t> csf, const Row3<const int32_t> flt[3], Row
     int j = begin;
     while (j + 8 <= end) {
         const int n = (end - j) / 8 * 8 < kChunk ? (end - j) / 8 * 8 : kChunk;
-        for (int q = 0; q < n + 2; q += 8) {
-            __m256i cs = zero, ms = zero;
-            for (int t = 0; t < 3; ++t) {
-                const int o = j - 1 + q;
-                const __m256i fm = load8x32(flt[1].p[t] + o);
-                ms = _mm256_add_epi32(ms, fm);
-                cs = _mm256_add_epi32(cs, _mm256_add_epi32(fm, _mm256_add_epi32(load8x32(flt[0].p[t] + o), load8x32(flt[2].p[t] + o))));
-            }
-            _mm256_store_si256(reinterpret_cast<__m256i*>(col + q), cs);
-            _mm256_store_si256(reinterpret_cast<__m256i*>(mid + q), ms);
-        }
+        col_sums8(flt, j, 0, n + 2, col, mid);
         for (int x = 0; x < n; x += 8, j += 8) {
             // The threshold exactly, in two 64-bit halves.
             const __m256i c0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x));
