@@ -178,7 +178,9 @@ TEST_P(AdmCheckasm, Scale0Rows) {
                     const Row3<const int16_t> cv{{val[0].data(), val[1].data(), val[2].data()}};
                     const Row3<const int16_t> fl{{flt[0].data(), flt[1].data(), flt[2].data()}};
                     const Row3<const int16_t> fl2{{in[1].data(), in[2].data(), in[0].data()}};   // other rows: raw values
-                    const Row3<const int16_t> f3[3] = {fl2, fl, fl};
+                    const Row3<const int16_t> fl3{{flt[1].data(), flt[2].data(), flt[0].data()}};   // filtered, permuted
+                    // three different rows, so that a mix-up of above and below shows
+                    const Row3<const int16_t> f3[3] = {fl2, fl, fl3};
                     kk.cm0(cv, f3, ref, begin, end, lane, k, cm[impl]);
                 }
                 ++cases_;
@@ -273,7 +275,9 @@ TEST_P(AdmCheckasm, Scale123Rows) {
                         const Row3<const int32_t> fl{{o[9].data(), o[10].data(), o[11].data()}};
                         // Another row of filtered values: any within their range.
                         const Row3<const int32_t> other{{flt_row[0].data(), flt_row[1].data(), flt_row[2].data()}};
-                        const Row3<const int32_t> f3[3] = {fl, other, fl};
+                        const Row3<const int32_t> other2{{flt_row[1].data(), flt_row[2].data(), flt_row[0].data()}};
+                        // three different rows, so that a mix-up of above and below shows
+                        const Row3<const int32_t> f3[3] = {fl, other, other2};
                         kk.cm123(cv, f3, ref, begin, end, lane, k, cm[impl]);
                     }
                     ++cases_;
