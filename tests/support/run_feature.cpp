@@ -46,7 +46,9 @@ std::vector<std::vector<double>> run_feature(const Feature& feature, const CpuTa
 }
 
 namespace {
-RunFeatureOnceCounts once_counts;
+struct {
+    long long computed = 0, asked = 0;
+} once_counts;
 }
 
 const std::vector<std::vector<double>>& run_feature_once(const std::string& clip, const Feature& feature,
@@ -64,8 +66,6 @@ const std::vector<std::vector<double>>& run_feature_once(const std::string& clip
     }
     return it->second;
 }
-
-RunFeatureOnceCounts run_feature_once_counts() { return once_counts; }
 
 void print_run_feature_once_counts(const char* what) {
     std::printf("[golden-models] %s: %lld kernel runs computed for %lld golden comparisons (the others shared a clip, "

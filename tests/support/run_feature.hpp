@@ -25,14 +25,9 @@ std::vector<std::vector<double>> run_feature(const Feature& feature, const CpuTa
 const std::vector<std::vector<double>>& run_feature_once(const std::string& clip, const Feature& feature,
                                                          const CpuTarget& target, const std::vector<Picture>& ref,
                                                          const std::vector<Picture>& dis);
-// How many runs run_feature_once computed, and how many it was asked for,
-// since the last print_run_feature_once_counts.
-struct RunFeatureOnceCounts {
-    long long computed = 0, asked = 0;
-};
-RunFeatureOnceCounts run_feature_once_counts();
-// Prints "[golden-models] WHAT: N runs computed for M comparisons" and
-// starts the counts again.
+// Prints "[golden-models] WHAT: N runs computed for M comparisons": how
+// many runs run_feature_once computed, and how many it was asked for, since
+// the last call; then starts the counts again.
 void print_run_feature_once_counts(const char* what);
 
 // Frame 2 of three, with frames 1 and 0 as its history (ref[k], dis[k]: frame k).
