@@ -19,36 +19,73 @@ inline float convert(T s, float scaler) {
     else return exact::convert_hbd(s, scaler);
 }
 
-// The value of the image at (y, x) of the original plane.
+// One source row as the resampling reads it: converted samples, or the
+// difference of two rows' converted samples (the same float operations the
+// reference does per read, done once per sample).
 template <class T, bool Diff>
-struct SourceReader {
-    const ImageSource& src;
-    float scaler;
-    float operator()(int y, int x) const {
-        const T* pa = reinterpret_cast<const T*>(src.a.data + static_cast<ptrdiff_t>(y) * src.a.stride);
-        if constexpr (Diff) {
-            const T* pb = reinterpret_cast<const T*>(src.b.data + static_cast<ptrdiff_t>(y) * src.b.stride);
-            return convert(pa[x], scaler) - convert(pb[x], scaler);
-        } else {
-            return convert(pa[x], scaler);
-        }
+void convert_row(const ImageSource& src, int y, int w, float scaler, float* out) {
+    const T* pa = reinterpret_cast<const T*>(src.a.data + static_cast<ptrdiff_t>(y) * src.a.stride);
+    if constexpr (Diff) {
+        const T* pb = reinterpret_cast<const T*>(src.b.data + static_cast<ptrdiff_t>(y) * src.b.stride);
+        for (int x = 0; x < w; x++) out[x] = convert(pa[x], scaler) - convert(pb[x], scaler);
+    } else {
+        for (int x = 0; x < w; x++) out[x] = convert(pa[x], scaler);
     }
+}
+
+// The converted source rows, in slots y % slots (the rows one output row
+// reads span fewer than `slots`, so they never share a slot).
+struct RowReader {
+    const float* const* row;  // by source row, valid for the rows of the current output row
+    float operator()(int y, int x) const { return row[y][x]; }
 };
 
 template <class T, bool Diff>
-void resample_into(const ImagePlan& plan, const ImageSource& src, float* out) {
-    const SourceReader<T, Diff> read{src, exact::sample_scaler(src.bitdepth)};
+void resample_into(const ImagePlan& plan, const ImageSource& src, SourceRows& rows, float* out) {
+    const float scaler = exact::sample_scaler(src.bitdepth);
+    const int w = plan.dim.original_w;
+    const int taps = exact::interp_taps(plan.method);
     const size_t ncols = plan.cols.size();
-    for (size_t r = 0; r < plan.rows.size(); r++)
+    std::fill(rows.held.begin(), rows.held.end(), -1);
+    const RowReader read{rows.by_row.data()};
+    for (size_t r = 0; r < plan.rows.size(); r++) {
+        const exact::AxisTaps& ay = plan.row_taps[r];
+        for (int j = 0; j < taps; j++) {
+            const int y = ay.idx[j];
+            const size_t slot = static_cast<size_t>(y) % rows.held.size();
+            float* dst = rows.buf.data() + slot * static_cast<size_t>(w);
+            if (rows.held[slot] != y) {
+                convert_row<T, Diff>(src, y, w, scaler, dst);
+                rows.held[slot] = y;
+            }
+            rows.by_row[static_cast<size_t>(y)] = dst;
+        }
         for (size_t c = 0; c < ncols; c++)
-            out[r * ncols + c] = exact::interpolate(plan.method, plan.col_taps[c], plan.row_taps[r], read);
+            out[r * ncols + c] = exact::interpolate(plan.method, plan.col_taps[c], ay, read);
+    }
 }
 
 }  // namespace
 
+size_t SourceRows::slots(const ImagePlan& plan) {
+    const int taps = exact::interp_taps(plan.method);
+    int span = 1;
+    for (const exact::AxisTaps& ay : plan.row_taps) {
+        const int* i = ay.idx;
+        span = std::max(span, *std::max_element(i, i + taps) - *std::min_element(i, i + taps) + 1);
+    }
+    return static_cast<size_t>(span);
+}
+
 ImagePipeline::ImagePipeline(const ImagePlan& plan, exact::CovOrder order, CovImpl impl, const Kernels* kernels)
     : plan_(plan), est_(plan.dim, order, impl, kernels), kernels_(kernels ? *kernels : best_kernels()) {
-    if (plan.resample) compact_.resize(plan.rows.size() * plan.cols.size());
+    if (plan.resample) {
+        compact_.resize(plan.rows.size() * plan.cols.size());
+        const size_t slots = SourceRows::slots(plan);
+        rows_.buf.resize(slots * static_cast<size_t>(plan.dim.original_w));
+        rows_.held.resize(slots);
+        rows_.by_row.resize(static_cast<size_t>(plan.dim.original_h));
+    }
     vrow_.resize(plan.cols.size());
     const size_t dec = static_cast<size_t>(plan.dim.operating_w) * plan.dim.operating_h;
     dec_.resize(dec);
@@ -65,11 +102,11 @@ size_t ImagePipeline::bytes(const ImagePlan& plan, exact::CovOrder order) {
 void ImagePipeline::resample(const ImageSource& src) {
     const bool hbd = src.bitdepth > 8;
     if (src.difference) {
-        if (hbd) resample_into<uint16_t, true>(plan_, src, compact_.data());
-        else resample_into<uint8_t, true>(plan_, src, compact_.data());
+        if (hbd) resample_into<uint16_t, true>(plan_, src, rows_, compact_.data());
+        else resample_into<uint8_t, true>(plan_, src, rows_, compact_.data());
     } else {
-        if (hbd) resample_into<uint16_t, false>(plan_, src, compact_.data());
-        else resample_into<uint8_t, false>(plan_, src, compact_.data());
+        if (hbd) resample_into<uint16_t, false>(plan_, src, rows_, compact_.data());
+        else resample_into<uint8_t, false>(plan_, src, rows_, compact_.data());
     }
 }
 

@@ -11,6 +11,15 @@
 
 namespace speedqa::cpu {
 
+// The source rows the resampling reads, converted once each (prescale only).
+struct SourceRows {
+    std::vector<float> buf;             // slots x original width
+    std::vector<int> held;              // the source row in each slot (-1: none)
+    std::vector<const float*> by_row;   // by source row: its slot, for the rows of the output row at hand
+    // Slots enough for the rows any one output row reads.
+    static size_t slots(const ImagePlan& plan);
+};
+
 class ImagePipeline {
 public:
     ImagePipeline(const ImagePlan& plan, exact::CovOrder order, CovImpl impl = CovImpl::all_pairs,
@@ -31,6 +40,7 @@ private:
 
     const ImagePlan& plan_;
     std::vector<float> compact_;   // prescaled plane at plan_.rows x plan_.cols
+    SourceRows rows_;
     std::vector<float> vrow_;      // vertical pass at one kept row, over plan_.cols
     // operating_h x operating_w: decimated, its local-mean vertical pass, and
     // the result (decimated minus local mean)

@@ -14,6 +14,11 @@ enum class PrescaleMethod : int { nearest = 0, bilinear = 1, bicubic = 2, lanczo
 
 inline constexpr int kMaxInterpTaps = 9;  // lanczos4: 2a + 1
 
+// How many entries of AxisTaps the method reads.
+SPEEDQA_HD constexpr int interp_taps(PrescaleMethod m) {
+    return m == PrescaleMethod::nearest ? 1 : m == PrescaleMethod::bilinear ? 2 : m == PrescaleMethod::bicubic ? 4 : 9;
+}
+
 // Where one output coordinate reads from: source indices (already mirrored)
 // and per-tap weights. nearest: idx[0]. bilinear: idx[0] = floor side,
 // idx[1] = ceil side, w[0] = fraction. bicubic: 4 taps. lanczos4: 9 taps.
