@@ -1,7 +1,9 @@
 // checkasm for the motion kernel: every SIMD variant this CPU runs against
 // the C reference on random and adversarial frame pairs (each bit depth's
 // extremes 0 and 2^bd - 1 against each other, flat frames, checkerboards,
-// ramps), odd and minimal sizes, strides wider than the rows.
+// ramps, flat frames with a narrow band of extremes: rows where a few
+// columns' blurred difference does not fit int16 and the rest does),
+// odd and minimal sizes, strides wider than the rows.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -13,9 +15,9 @@
 namespace speedqa::motion {
 namespace {
 
-enum class Pattern { random, zeros, maxima, extremes, checker, flat, ramp };
+enum class Pattern { random, zeros, maxima, extremes, checker, flat, ramp, band };
 const Pattern kPatterns[] = {Pattern::random, Pattern::zeros, Pattern::maxima, Pattern::extremes,
-                             Pattern::checker, Pattern::flat, Pattern::ramp};
+                             Pattern::checker, Pattern::flat, Pattern::ramp, Pattern::band};
 
 struct Plane {
     std::vector<uint8_t> bytes;
@@ -30,6 +32,8 @@ Plane make_plane(int bd, int w, int h, Pattern p, std::mt19937& rng) {
     const uint32_t max = (1u << bd) - 1;
     std::uniform_int_distribution<uint32_t> any(0, max), coin(0, 1);
     const uint32_t level = any(rng);
+    std::uniform_int_distribution<int> column(-2, w + 1);
+    const int band = column(rng);  // band: columns band .. band + 2 (some may lie outside the row)
     for (int i = 0; i < h; i++)
         for (int j = 0; j < w; j++) {
             uint32_t v = 0;
@@ -41,6 +45,7 @@ Plane make_plane(int bd, int w, int h, Pattern p, std::mt19937& rng) {
             case Pattern::checker: v = ((i + j) & 1) ? max : 0; break;
             case Pattern::flat: v = level; break;
             case Pattern::ramp: v = static_cast<uint32_t>((static_cast<uint64_t>(j) * 2654435761u + i * 40503u) & max); break;
+            case Pattern::band: v = (j >= band && j < band + 3) ? ((i + j) & 1 ? max : 0) : max / 2; break;
             }
             uint8_t* at = pl.bytes.data() + pl.stride * i + j * bps;
             at[0] = static_cast<uint8_t>(v);
@@ -58,7 +63,7 @@ void sad_equals_c(const Kernels* simd) {
     for (int bd : {8, 10, 12, 16})
         for (auto [w, h] : sizes)
             for (Pattern pp : kPatterns)
-                for (Pattern pc : {Pattern::random, Pattern::zeros, Pattern::maxima, Pattern::extremes}) {
+                for (Pattern pc : {Pattern::random, Pattern::zeros, Pattern::maxima, Pattern::extremes, Pattern::band}) {
                     const Plane prev = make_plane(bd, w, h, pp, rng), cur = make_plane(bd, w, h, pc, rng);
                     std::vector<int32_t> row1(row_len(w), 0x7777), row2(row_len(w), 0x7777);
                     SadArgs a;
