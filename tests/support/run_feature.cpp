@@ -113,6 +113,24 @@ std::vector<CpuTarget> host_targets(Dispatch d) {
     return t;
 }
 
+std::vector<CpuTarget> golden_targets(Dispatch d, long long turn) {
+    std::vector<CpuTarget> all = host_targets(d);
+    if (!sanitizer_build()) return all;
+    // turn / 3: the files come in threes, the dispatches of one run; the
+    // three share a target (one run where the kernel ignores the dispatch),
+    // and the next three take the next one, so that every target meets
+    // every dispatch
+    const long long n = static_cast<long long>(all.size());
+    return {all[static_cast<size_t>((turn / 3) % n)]};
+}
+
+void print_golden_targets_note(const char* what) {
+    if (sanitizer_build())
+        std::printf("[golden] %s: sanitizer build: each golden file with one of the host's %zu kernel targets, in "
+                    "turn (the release build compares every target)\n",
+                    what, host_targets(Dispatch::scalar).size());
+}
+
 const char* isa_name(Isa isa) {
     switch (isa) {
     case Isa::c: return "c";

@@ -52,4 +52,32 @@ FeatureSet feature_set(const std::vector<const FeatureDef*>& defs, const std::ve
 std::vector<CpuTarget> host_targets(Dispatch d);
 const char* isa_name(Isa isa);
 
+// Whether this build runs under AddressSanitizer (tools/test.sh's second
+// build, which also has UBSan).
+constexpr bool sanitizer_build() {
+#if defined(__SANITIZE_ADDRESS__)
+    return true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+    return true;
+#else
+    return false;
+#endif
+#else
+    return false;
+#endif
+}
+
+// The targets a golden test runs a golden file of dispatch d with: every
+// one of host_targets(d), or, in a sanitizer build, one: `turn` counts the
+// test's golden files, which come in threes (a run's three dispatches); each
+// three take the next target. The release build compares every value of
+// every target; the sanitizer build, which looks for memory errors, still
+// runs every target with every dispatch on every clip (each clip has many
+// runs), at about a third of the cost.
+std::vector<CpuTarget> golden_targets(Dispatch d, long long turn);
+// Says, in a sanitizer build, that `what` ran one target per golden file in
+// turn (nothing otherwise).
+void print_golden_targets_note(const char* what);
+
 }  // namespace speedqa::testing

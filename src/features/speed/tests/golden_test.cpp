@@ -52,10 +52,11 @@ Tally check_golden(const TestData& data) {
         const auto ref = frames_of(clip->format, load_xz(clip->ref_xz), clip->frames);
         const auto dis = frames_of(clip->format, load_xz(clip->dis_xz), clip->frames);
         t.files++;
-        // each instruction set this CPU has, in the file's dispatch: the
-        // engine (2 threads, batches of 4) and, for the widest, the sequential runner
+        // each instruction set this CPU has (one in turn in a sanitizer
+        // build), in the file's dispatch: the engine (2 threads, batches of
+        // 4) and, for the widest, the sequential runner
         std::vector<std::vector<std::vector<double>>> runs;
-        for (const CpuTarget& target : host_targets(dispatch_named(g.dispatch))) {
+        for (const CpuTarget& target : golden_targets(dispatch_named(g.dispatch), t.files - 1)) {
             cpu::CpuEngine engine({feature.get()}, target, 2);
             runs.push_back(run_clip(engine, ref, dis, feature->raw_count()));
         }
@@ -96,6 +97,7 @@ void report(const char* label, const TestData& data, const Tally& t) {
                 label, data.root().c_str(), t.files, t.values, t.identical, t.crash_cases);
     ::testing::Test::RecordProperty("values_compared", static_cast<int>(t.values));
     ::testing::Test::RecordProperty("values_identical", static_cast<int>(t.identical));
+    print_golden_targets_note(label);
 }
 
 TEST(Golden, SharedTestdataEveryValueExact) {

@@ -125,7 +125,7 @@ inline void compare_frames(const std::vector<std::vector<double>>& got, const Mo
 inline void run_and_compare(const TestData& data, const ModelGolden& g, const Feature& feature,
                             const std::vector<int>& cols, GoldenTally& t, bool defect_elsewhere = false) {
     const ClipFrames& clip = clip_frames(data, g.clip);
-    for (const CpuTarget& target : host_targets(g.dispatch_value())) {
+    for (const CpuTarget& target : golden_targets(g.dispatch_value(), t.files - 1)) {
         const auto& got = run_feature_once(g.clip, feature, target, clip.ref, clip.dis);
         EXPECT_EQ(got.size(), static_cast<size_t>(clip.frames)) << g.path;
         if (!g.reference_defect.empty() && !defect_elsewhere) {
@@ -253,6 +253,7 @@ inline void print_tally(const char* what, const GoldenTally& t) {
         "%lld files of runs libvmaf failed, %lld reference-defect files\n",
         what, t.files, t.runs, t.frames, t.values, t.identical, t.expected_errors, t.reference_defects);
     print_run_feature_once_counts(what);
+    print_golden_targets_note(what);
 }
 
 }  // namespace speedqa::testing
