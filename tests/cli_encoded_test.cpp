@@ -11,11 +11,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <nlohmann/json.hpp>
 
 #include "support/cli_fixture.hpp"
 #include "support/command.hpp"
 #include "support/testdata.hpp"
+#include "support/json.hpp"
 
 namespace speedqa::testing {
 namespace {
@@ -93,7 +93,7 @@ TEST_F(CliEncoded, ScoresEqualTheY4mPipe) {
         const CommandResult piped = run_command(dis_pipe, "-r " + pipe_of(ref) + " -d -" + kScores, dir);
         ASSERT_EQ(direct.status, 0) << direct.err;
         ASSERT_EQ(piped.status, 0) << piped.err;
-        const json a = json::parse(direct.out), b = json::parse(piped.out);
+        const json a = parse_json(direct.out), b = parse_json(piped.out);
         ASSERT_EQ(a["frames"].size(), b["frames"].size());
         EXPECT_GT(a["frames"].size(), 0u);
         for (size_t i = 0; i < a["frames"].size(); i++) {
@@ -120,7 +120,7 @@ TEST_F(CliEncoded, OneReferenceSeveralDistorted) {
         const std::string name = fs::path(rung).stem().string();
         const CommandResult alone = run("-r " + ref + " -d " + rung + " --json --precision max -q -o -");
         ASSERT_EQ(alone.status, 0) << alone.err;
-        const json mine = json::parse(slurp(dir / ("out_" + name + ".json"))), own = json::parse(alone.out);
+        const json mine = parse_json(slurp(dir / ("out_" + name + ".json"))), own = parse_json(alone.out);
         EXPECT_EQ(mine["frames"], own["frames"]) << name;
         EXPECT_EQ(mine["pooled_metrics"], own["pooled_metrics"]) << name;
         frames += static_cast<long long>(mine["frames"].size());
@@ -199,7 +199,7 @@ TEST_F(CliEncoded, WithoutLibavTheMessageShowsThePipe) {
     const CommandResult piped = run_command(shown, "-r " + y4m + " -d -" + kScores, dir);
     const CommandResult direct = run("-r " + ref + " -d " + dis + kScores);
     ASSERT_EQ(piped.status, 0) << piped.err;
-    EXPECT_EQ(json::parse(piped.out)["frames"], json::parse(direct.out)["frames"]);
+    EXPECT_EQ(parse_json(piped.out)["frames"], parse_json(direct.out)["frames"]);
 }
 
 // ---- vmaf users' habits (raw input; no ffmpeg needed) ----------------------
@@ -217,12 +217,12 @@ TEST_F(CliHabits, GpumaskAsVmaf) {
     for (const char* mask : {"0", "0x0", "1", "0x10", "017"}) {
         const CommandResult r = run(args + " -q --gpumask " + mask);
         ASSERT_EQ(r.status, 0) << mask << ": " << r.err;
-        EXPECT_EQ(json::parse(r.out)["frames"], json::parse(plain.out)["frames"]) << mask;
+        EXPECT_EQ(parse_json(r.out)["frames"], parse_json(plain.out)["frames"]) << mask;
     }
     const CommandResult forbidden = run(args + " --backend auto --gpumask 1");
     EXPECT_EQ(forbidden.status, 0) << forbidden.err;
     EXPECT_NE(forbidden.err.find("backend auto: using the CPU engine (--gpumask 1)"), std::string::npos) << forbidden.err;
-    EXPECT_EQ(json::parse(forbidden.out)["frames"], json::parse(plain.out)["frames"]);
+    EXPECT_EQ(parse_json(forbidden.out)["frames"], parse_json(plain.out)["frames"]);
     for (const std::string& bad : {std::string(" --backend cuda --gpumask 4"), std::string(" --gpumask x")}) {
         const CommandResult r = run(args + bad);
         EXPECT_NE(r.status, 0) << bad;

@@ -8,12 +8,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <nlohmann/json.hpp>
 
 #include "core/cpu_flags.hpp"
 #include "support/cli_fixture.hpp"
 #include "support/model_golden.hpp"
 #include "support/testdata.hpp"
+#include "support/json.hpp"
 
 namespace speedqa::testing {
 namespace {
@@ -42,7 +42,7 @@ ModelGolden golden_v1(const std::string& run) {
 // motion3 (which look at the next frame) are left out. Returns the values
 // compared.
 int compare_json(const std::string& text, const ModelGolden& g, int frames) {
-    const ojson got = ojson::parse(text);
+    const ojson got = parse_ordered_json(text);
     EXPECT_EQ(got["frames"].size(), static_cast<size_t>(frames));
     int compared = 0;
     for (int i = 0; i < frames && i < static_cast<int>(got["frames"].size()); i++) {
@@ -81,7 +81,7 @@ TEST_F(CliModels, TheV1016FamilyAndSeveralModelsAtOnce) {
     const Result two = run(v1() + " --model version=vmaf_v1.0.16_3d0h:name=v16 --model version=vmaf_v0.6.1:name=v061 "
                                   "--json --precision max -o - -q");
     ASSERT_EQ(two.status, 0) << two.err;
-    const ojson got = ojson::parse(two.out);
+    const ojson got = parse_ordered_json(two.out);
     const ojson& m = got["frames"][0]["metrics"];
     std::vector<std::string> keys;
     for (auto it = m.begin(); it != m.end(); ++it) keys.push_back(it.key());

@@ -11,13 +11,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "core/cpu_flags.hpp"
 #include "support/cli_fixture.hpp"
 #include "support/command.hpp"
 #include "support/testdata.hpp"
+#include "support/json.hpp"
 
 namespace speedqa::testing {
 namespace {
@@ -43,7 +43,7 @@ protected:
 
 json golden(const std::string& file) {
     std::ifstream in(fs::path(repo_testdata_dir()) / "golden" / file);
-    return json::parse(in);
+    return parse_json(in);
 }
 
 // --precision max prints %.17g: every value must equal the golden double.
@@ -53,7 +53,7 @@ TEST_F(Cli, JsonExactValuesAndNames) {
                                 "speed_weight_var_mode=5:speed_max_val=45.0 --feature speed_temporal --json --precision max -o " +
                          o.string() + " -q");
     ASSERT_EQ(r.status, 0) << r.err;
-    const json got = json::parse(slurp(o));
+    const json got = parse_json(slurp(o));
     // the golden file of the dispatch the command picks on this CPU
     const std::string d = dispatch_name(libvmaf_dispatch(0));
     const json gc = golden("v1__o1__speed_chroma__" + d + ".json"), gt = golden("v1__o0__speed_temporal__" + d + ".json");
@@ -136,7 +136,7 @@ TEST_F(Cli, ThreadsFrameCountAndNoOutputFile) {
     const Result one = run(v1() + " --no_prediction --feature speed_temporal --json --precision max -o - --threads 1");
     const Result four = run(v1() + " --no_prediction --feature speed_temporal --json --precision max -o - --threads 4 --batch 3");
     ASSERT_EQ(one.status, 0);
-    const json a = json::parse(one.out), b = json::parse(four.out);
+    const json a = parse_json(one.out), b = parse_json(four.out);
     EXPECT_EQ(a["frames"], b["frames"]);
     const Result cnt = run(v1() + " --no_prediction --feature speed_temporal --frame_cnt 3 --csv -o -");
     EXPECT_EQ(std::count(cnt.out.begin(), cnt.out.end(), '\n'), 4);
@@ -155,7 +155,7 @@ TEST_F(Cli, AutoBackendGivesTheCpuValuesAndSaysWhoScored) {
     const Result autob = run(args + " --backend auto --threads 2");
     ASSERT_EQ(cpu.status, 0) << cpu.err;
     ASSERT_EQ(autob.status, 0) << autob.err;
-    EXPECT_EQ(json::parse(cpu.out)["frames"], json::parse(autob.out)["frames"]);
+    EXPECT_EQ(parse_json(cpu.out)["frames"], parse_json(autob.out)["frames"]);
     // with the CUDA engine built: "auto: N frames on cpu (...)"; without: "using the CPU engine (why)"
     const bool says = autob.err.find("frames on cpu") != std::string::npos ||
                       autob.err.find("backend auto: using the CPU engine (") != std::string::npos;

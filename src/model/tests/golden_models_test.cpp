@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
-#include <nlohmann/json.hpp>
 
 #include "io/pooling.hpp"
 #include "model/model_arg.hpp"
@@ -16,6 +15,7 @@
 #include "model/tests/vmaf_columns.hpp"
 #include "support/model_golden.hpp"
 #include "support/testdata.hpp"
+#include "support/json.hpp"
 
 namespace speedqa::model {
 namespace {
@@ -96,7 +96,7 @@ std::vector<std::string> model_run_files(const std::string& root, const std::str
 // Whether a golden file has per-frame values: the runs where libvmaf failed
 // have none (support/model_golden.cpp cannot load those, hence this check).
 bool has_frames(const std::string& path) {
-    const nlohmann::json g = nlohmann::json::parse(testing::read_text(path));
+    const nlohmann::json g = speedqa::testing::parse_json(testing::read_text(path));
     return g.contains("frames") && g.value("exit_status", -1) == 0;
 }
 

@@ -8,11 +8,11 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <nlohmann/json.hpp>
 #include <random>
 
 #include "model/model.hpp"
 #include "model/tests/model_test_util.hpp"
+#include "support/json.hpp"
 
 namespace speedqa::model {
 namespace {
@@ -114,10 +114,10 @@ TEST(ModelFiles, OptionsAreTheTextOfLibvmafsDictionary) {
 
 TEST(ModelFiles, NumbersAreNormalisedAsLibvmafsDictionaryDoes) {
     // strtof then %g: six significant digits of the float
-    ojson j = ojson::parse(read_text(model_path("vmaf_v0.6.1neg")));
-    j["model_dict"]["feature_opts_dicts"][0] = ojson::parse(R"({"adm_min_val": 0.123456789, "a": 1e2, "b": -0.0,
+    ojson j = speedqa::testing::parse_ordered_json(read_text(model_path("vmaf_v0.6.1neg")));
+    j["model_dict"]["feature_opts_dicts"][0] = speedqa::testing::parse_ordered_json(R"({"adm_min_val": 0.123456789, "a": 1e2, "b": -0.0,
         "c": 123456789, "d": "0.123456789", "e": false})");
-    const Model m = Model::from_json(j.dump(), "edited");
+    const Model m = Model::from_json(speedqa::testing::dump_json(j), "edited");
     EXPECT_EQ(m.features()[0].options, (Options{{"adm_min_val", "0.123457"},
                                                 {"a", "100"},
                                                 {"b", "-0"},
@@ -130,9 +130,9 @@ TEST(ModelFiles, NumbersAreNormalisedAsLibvmafsDictionaryDoes) {
 
 // The v0.6.1 file with model_dict edited by `edit`.
 std::string edited(const std::function<void(ojson&)>& edit, const std::string& version = "vmaf_v0.6.1") {
-    ojson j = ojson::parse(read_text(model_path(version)));
+    ojson j = speedqa::testing::parse_ordered_json(read_text(model_path(version)));
     edit(j["model_dict"]);
-    return j.dump(1);
+    return speedqa::testing::dump_json(j, 1);
 }
 
 void expect_refused(const std::string& text, const std::string& part, const LoadOptions& o = {}) {
@@ -246,11 +246,11 @@ TEST(ModelFiles, RefusesUnknownAndBootstrapModelTypes) {
 }
 
 TEST(ModelFiles, RefusesModelCollectionsInOneLine) {
-    const ojson one = ojson::parse(read_text(model_path("vmaf_v0.6.1")));
+    const ojson one = speedqa::testing::parse_ordered_json(read_text(model_path("vmaf_v0.6.1")));
     ojson collection;
     collection["0"] = one;
     collection["1"] = one;
-    expect_refused(collection.dump(), "a model collection (bootstrap models \"0\", \"1\", ...); speedqa scores single "
+    expect_refused(speedqa::testing::dump_json(collection), "a model collection (bootstrap models \"0\", \"1\", ...); speedqa scores single "
                                       "models only");
 }
 

@@ -7,7 +7,6 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
-#include <nlohmann/json.hpp>
 #include <random>
 #include <string>
 
@@ -15,6 +14,7 @@
 #include "model/svr.hpp"
 #include "model/tests/model_test_util.hpp"
 #include "model/transform.hpp"
+#include "support/json.hpp"
 
 namespace speedqa::model {
 namespace {
@@ -198,7 +198,7 @@ TEST(Predict, ChromaCorrectionWhereSpeedChromaIsZero) {
     LoadOptions o;
     o.disable_clip = true;  // keep the scores apart
     const Model m = Model::load_file(path, o);
-    const auto j = nlohmann::json::parse(read_text(path))["model_dict"];
+    const auto j = speedqa::testing::parse_json(read_text(path))["model_dict"];
     const double s_adm = j["slopes"][3], i_adm = j["intercepts"][3];
     for (const double adm3 : {0.95, 0.97, 0.99, 1.0}) {
         // cambi, speed_chroma_uv, adm3, motion3; the guiding adm3 is taken

@@ -13,12 +13,12 @@
 #include <functional>
 #include <map>
 #include <algorithm>
-#include <nlohmann/json.hpp>
 
 #include "model/model_arg.hpp"
 #include "model/tests/model_test_util.hpp"
 #include "model/tests/vmaf_columns.hpp"
 #include "support/testdata.hpp"
+#include "support/json.hpp"
 
 namespace speedqa::model {
 namespace {
@@ -37,13 +37,13 @@ std::vector<Variant> variants() {
     return {
         {"knots_lte.json", "vmaf_v0.6.1",
          [](ojson& d) {
-             d["score_transform"] = ojson::parse(
+             d["score_transform"] = speedqa::testing::parse_ordered_json(
                  R"({"enabled": true, "knots": [[0, 0], [20, 10], [50, 30], [90, 80], [100, 100]], "out_lte_in": "true"})");
          }},
         {"poly_knots.json", "vmaf_v0.6.1",
          [](ojson& d) {
              // poly(80) = 79.6, poly(83) = 82.4: some frames on the flat segment
-             d["score_transform"] = ojson::parse(R"({"enabled": true, "p0": -2, "p1": 1.1, "p2": -0.001,
+             d["score_transform"] = speedqa::testing::parse_ordered_json(R"({"enabled": true, "p0": -2, "p1": 1.1, "p2": -0.001,
                  "knots": [[10, 5], [79, 79], [81, 79], [95, 110]], "out_gte_in": "false", "out_lte_in": "false"})");
          }},
         {"tight_clip.json", "vmaf_v0.6.1", [](ojson& d) { d["score_clip"] = {80.25, 82.5}; }},
@@ -93,9 +93,9 @@ TEST(VmafLive, EditedModelsFlagsAndOverloadsScoreAsVmaf) {
     fs::create_directories(work);
     const std::string models = testing::repo_models_dir();
     for (const Variant& v : variants()) {
-        ojson j = ojson::parse(testing::read_text(models + "/" + v.base + ".json"));
+        ojson j = speedqa::testing::parse_ordered_json(testing::read_text(models + "/" + v.base + ".json"));
         v.edit(j["model_dict"]);
-        std::ofstream(work / v.file) << j.dump(1);
+        std::ofstream(work / v.file) << speedqa::testing::dump_json(j, 1);
     }
     const std::string ref = write_raw(clip->ref_xz, work / "ref.yuv");
     const std::string dis = write_raw(clip->dis_xz, work / "dis.yuv");
@@ -106,7 +106,7 @@ TEST(VmafLive, EditedModelsFlagsAndOverloadsScoreAsVmaf) {
     for (const std::string& a : args) cmd += " --model '" + a + "'";
     cmd += " > " + (work / "log.txt").string() + " 2>&1";
     ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd << "\n" << testing::read_text((work / "log.txt").string());
-    const ojson out = ojson::parse(testing::read_text((work / "out.json").string()));
+    const ojson out = speedqa::testing::parse_ordered_json(testing::read_text((work / "out.json").string()));
 
     long long compared = 0, identical = 0;
     std::map<std::string, std::vector<double>> scores;

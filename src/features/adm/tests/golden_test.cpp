@@ -10,7 +10,6 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
-#include <nlohmann/json.hpp>
 #include <string>
 
 #include "core/error.hpp"
@@ -18,6 +17,7 @@
 #include "support/model_golden.hpp"
 #include "support/run_feature.hpp"
 #include "support/testdata.hpp"
+#include "support/json.hpp"
 
 namespace speedqa::testing {
 namespace {
@@ -46,7 +46,7 @@ struct Golden {
 
 Golden read_golden(const fs::path& p) {
     std::ifstream in(p);
-    const nlohmann::ordered_json j = nlohmann::ordered_json::parse(in);
+    const nlohmann::ordered_json j = parse_ordered_json(in);
     Golden g;
     g.path = p.string();
     g.clip = j.at("clip");

@@ -9,7 +9,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <string>
 
 #include "core/error.hpp"
@@ -17,6 +16,7 @@
 #include "support/model_golden.hpp"
 #include "support/run_feature.hpp"
 #include "support/testdata.hpp"
+#include "support/json.hpp"
 
 namespace speedqa::testing {
 namespace {
@@ -39,7 +39,7 @@ std::vector<ModelGolden> golden_files(const std::string& root, const std::string
     std::sort(paths.begin(), paths.end());
     for (const fs::path& p : paths) {
         std::ifstream in(p);
-        const nlohmann::json j = nlohmann::json::parse(in);
+        const nlohmann::json j = parse_json(in);
         if (j.contains("frames")) {
             for (ModelGolden& g : load_model_golden(root, p.stem().string())) out.push_back(std::move(g));
             continue;

@@ -16,7 +16,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "features/speed/cpu/image_pipeline.hpp"
@@ -26,6 +25,7 @@
 #include "support/run_engine.hpp"
 #include "support/run_feature.hpp"
 #include "support/testdata.hpp"
+#include "support/json.hpp"
 
 namespace speedqa::testing {
 namespace {
@@ -140,7 +140,8 @@ TEST(CovarianceSums, EveryLibvmafSumOfEveryOrderExact) {
     }
     const auto data = TestData::open(root);
     ASSERT_TRUE(data);
-    const auto options = nlohmann::json::parse(std::ifstream(fs::path(root) / "optionsets.json"))["optionsets"];
+    std::ifstream optionsets(fs::path(root) / "optionsets.json");
+    const auto options = parse_json(optionsets)["optionsets"];
     std::vector<const cpu::Kernels*> kernels = {&cpu::kernels_c()};
     if (cpu::kernels_avx2()) kernels.push_back(cpu::kernels_avx2());
     if (cpu::kernels_avx512()) kernels.push_back(cpu::kernels_avx512());

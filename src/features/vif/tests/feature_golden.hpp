@@ -12,7 +12,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +22,7 @@
 #include "support/run_engine.hpp"
 #include "support/run_feature.hpp"
 #include "support/testdata.hpp"
+#include "support/json.hpp"
 
 namespace speedqa::testing {
 
@@ -81,7 +81,7 @@ inline std::vector<ModelGolden> load_golden_runs(const TestData& data, const std
     for (const std::string& stem : stems) {
         const fs::path path = fs::path(data.root()) / "models" / "golden" / (stem + ".json");
         std::ifstream in(path);
-        const nlohmann::json j = nlohmann::json::parse(in);
+        const nlohmann::json j = parse_json(in);
         if (j.at("exit_status").get<int>() != 0) {
             ModelGolden g;
             g.path = path.string();
