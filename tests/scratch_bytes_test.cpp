@@ -108,7 +108,7 @@ TEST(ScratchBytes, EveryFeatureSaysWhatItsScratchTakes) {
         const FeatureDef* def = find_feature(c.feature);
         ASSERT_NE(def, nullptr) << c.feature;
         const auto feature = make_feature(*def, c.format, c.options);
-        if (!clip || clip->format.describe() != c.format.describe()) clip = std::make_unique<SyntheticClip>(c.format);
+        if (!clip || !(clip->format == c.format)) clip = std::make_unique<SyntheticClip>(c.format);
         const FrameView view = clip->view();
         std::vector<double> raw(static_cast<size_t>(feature->raw_count()));
         for (const CpuTarget& t : targets) {

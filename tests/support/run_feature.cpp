@@ -116,13 +116,13 @@ std::vector<CpuTarget> host_targets(Dispatch d) {
 std::vector<CpuTarget> golden_targets(Dispatch d, long long turn) {
     std::vector<CpuTarget> all = host_targets(d);
     if (!sanitizer_build()) return all;
-    // turn / 3: the files come in threes, the dispatches of one run; the
-    // three share a target (one run where the kernel ignores the dispatch),
-    // and the next three take the next one, so that every target meets
-    // every dispatch
-    const long long n = static_cast<long long>(all.size());
-    return {all[static_cast<size_t>((turn / 3) % n)]};
+    // the three files of a run (its dispatches) share a target (one run
+    // where the kernel ignores the dispatch), and the next three take the
+    // next one, so that every target meets every dispatch
+    return {all[static_cast<size_t>(sanitizer_turn(turn, static_cast<long long>(all.size())))]};
 }
+
+long long sanitizer_turn(long long turn, long long n) { return (turn / 3) % n; }
 
 void print_golden_targets_note(const char* what) {
     if (sanitizer_build())

@@ -76,6 +76,10 @@ constexpr bool sanitizer_build() {
 // runs every target with every dispatch on every clip (each clip has many
 // runs), at about a third of the cost.
 std::vector<CpuTarget> golden_targets(Dispatch d, long long turn);
+// The rule of those turns: which of n choices golden file `turn` takes in a
+// sanitizer build, the same for the three files of a run and the next one
+// for the next run ((turn / 3) % n).
+long long sanitizer_turn(long long turn, long long n);
 // Says, in a sanitizer build, that `what` ran one target per golden file in
 // turn (nothing otherwise).
 void print_golden_targets_note(const char* what);
