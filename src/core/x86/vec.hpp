@@ -26,6 +26,7 @@ struct Vec256 {
         return _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
     }
     static vi zero() { return _mm256_setzero_si256(); }
+    static vi set1_16(int16_t v) { return _mm256_set1_epi16(v); }
     static vi set1_32(int32_t v) { return _mm256_set1_epi32(v); }
     static vi add32(vi a, vi b) { return _mm256_add_epi32(a, b); }
     static vi sub32(vi a, vi b) { return _mm256_sub_epi32(a, b); }
@@ -44,6 +45,10 @@ struct Vec256 {
         return _mm256_srai_epi32(a, N);
     }
     static vi madd(vi a, vi b) { return _mm256_madd_epi16(a, b); }
+    // acc + vpmaddwd(a, c), modulo 2^32
+    static vi madd_add(vi acc, vi a, vi c) { return _mm256_add_epi32(acc, _mm256_madd_epi16(a, c)); }
+    // whether any bit of v is set
+    static bool any(vi v) { return !_mm256_testz_si256(v, v); }
     static vi unpacklo16(vi a, vi b) { return _mm256_unpacklo_epi16(a, b); }
     static vi unpackhi16(vi a, vi b) { return _mm256_unpackhi_epi16(a, b); }
     static vi packs32(vi a, vi b) { return _mm256_packs_epi32(a, b); }
@@ -73,6 +78,7 @@ struct Vec512 {
         return _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
     }
     static vi zero() { return _mm512_setzero_si512(); }
+    static vi set1_16(int16_t v) { return _mm512_set1_epi16(v); }
     static vi set1_32(int32_t v) { return _mm512_set1_epi32(v); }
     static vi add32(vi a, vi b) { return _mm512_add_epi32(a, b); }
     static vi sub32(vi a, vi b) { return _mm512_sub_epi32(a, b); }
@@ -91,6 +97,10 @@ struct Vec512 {
         return _mm512_srai_epi32(a, N);
     }
     static vi madd(vi a, vi b) { return _mm512_madd_epi16(a, b); }
+    // acc + vpmaddwd(a, c), modulo 2^32
+    static vi madd_add(vi acc, vi a, vi c) { return _mm512_add_epi32(acc, _mm512_madd_epi16(a, c)); }
+    // whether any bit of v is set
+    static bool any(vi v) { return _mm512_test_epi32_mask(v, v) != 0; }
     static vi unpacklo16(vi a, vi b) { return _mm512_unpacklo_epi16(a, b); }
     static vi unpackhi16(vi a, vi b) { return _mm512_unpackhi_epi16(a, b); }
     static vi packs32(vi a, vi b) { return _mm512_packs_epi32(a, b); }

@@ -37,8 +37,9 @@ constexpr Kernels kC{"c", sad_c};
 
 }  // namespace
 
-// a row of int32 and, for the SIMD kernels, the same row again as int16
-size_t row_len(int w) { return 2 * (static_cast<size_t>(w) + 64); }
+// a row of int32 and, for the SIMD kernels up to 12 bits, 7 rows of int16
+// (motion_sad.hpp)
+size_t row_len(int w) { return 4 * (static_cast<size_t>(w) + 96); }
 
 const Kernels& kernels_c() { return kC; }
 

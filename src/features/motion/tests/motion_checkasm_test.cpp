@@ -2,7 +2,9 @@
 // the C reference on random and adversarial frame pairs (each bit depth's
 // extremes 0 and 2^bd - 1 against each other, flat frames, checkerboards,
 // ramps, flat frames with a narrow band of extremes: rows where a few
-// columns' blurred difference does not fit int16 and the rest does),
+// columns' blurred difference does not fit int16 and the rest does; flat
+// frames at half the range against zeros: blurred differences of exactly
+// -2^15 and 2^15, whose low 16 bits are -2^15, the SIMD kernels' extreme),
 // odd and minimal sizes, strides wider than the rows.
 #include <gtest/gtest.h>
 
@@ -15,9 +17,9 @@
 namespace speedqa::motion {
 namespace {
 
-enum class Pattern { random, zeros, maxima, extremes, checker, flat, ramp, band };
-const Pattern kPatterns[] = {Pattern::random, Pattern::zeros, Pattern::maxima, Pattern::extremes,
-                             Pattern::checker, Pattern::flat, Pattern::ramp, Pattern::band};
+enum class Pattern { random, zeros, maxima, extremes, checker, flat, ramp, band, half };
+const Pattern kPatterns[] = {Pattern::random, Pattern::zeros, Pattern::maxima, Pattern::extremes, Pattern::checker,
+                             Pattern::flat,   Pattern::ramp,  Pattern::band,   Pattern::half};
 
 struct Plane {
     std::vector<uint8_t> bytes;
@@ -46,6 +48,7 @@ Plane make_plane(int bd, int w, int h, Pattern p, std::mt19937& rng) {
             case Pattern::flat: v = level; break;
             case Pattern::ramp: v = static_cast<uint32_t>((static_cast<uint64_t>(j) * 2654435761u + i * 40503u) & max); break;
             case Pattern::band: v = (j >= band && j < band + 3) ? ((i + j) & 1 ? max : 0) : max / 2; break;
+            case Pattern::half: v = 1u << (bd - 1); break;
             }
             uint8_t* at = pl.bytes.data() + pl.stride * i + j * bps;
             at[0] = static_cast<uint8_t>(v);
@@ -63,7 +66,8 @@ void sad_equals_c(const Kernels* simd) {
     for (int bd : {8, 10, 12, 16})
         for (auto [w, h] : sizes)
             for (Pattern pp : kPatterns)
-                for (Pattern pc : {Pattern::random, Pattern::zeros, Pattern::maxima, Pattern::extremes, Pattern::band}) {
+                for (Pattern pc :
+                     {Pattern::random, Pattern::zeros, Pattern::maxima, Pattern::extremes, Pattern::band, Pattern::half}) {
                     const Plane prev = make_plane(bd, w, h, pp, rng), cur = make_plane(bd, w, h, pc, rng);
                     std::vector<int32_t> row1(row_len(w), 0x7777), row2(row_len(w), 0x7777);
                     SadArgs a;

@@ -10,26 +10,30 @@
 // int32. The rounded shift of their sum is taken exactly without 64 bits:
 // floor((P1 + P2 + P3 + 2^(s-1)) / 2^s) is the sum of the terms' own floors
 // (arithmetic shifts) plus the floor of their remainders' sum, rounded.
-// The vertical pass works kBlock / 2 columns at a time on the difference of
-// the two frames; its row goes to a buffer with the mirrored columns beside
-// it, and the horizontal pass reads it back kBlock / 2 columns at a time.
+// That is the path of samples over 12 bits (kBlock / 2 columns at a time,
+// int32 lanes, the blurred row in a buffer with its mirrored columns).
 //
-// Up to 12 bits the differences and their pair sums fit int16, and the
-// vertical pass runs kBlock columns at a time by vpmaddwd. When a blurred
-// row also fits int16 (any row of real video), the horizontal pass runs on
-// it by vpmaddwd too: a load at position p holds the neighbours (p + 2m,
-// p + 2m + 1) side by side, so three vpmaddwd take the 5 taps of kBlock / 2
-// outputs of one parity, and their sum (below 2^31 in magnitude) is rounded
-// directly. Where a row does not fit int16 (strong motion), its values, all
-// below 2^16 in magnitude up to 12 bits, are split as v = 2^8 hi + lo (hi
-// = v >> 8 in [-256, 255], lo in [0, 255]); the horizontal sums of the two
-// (A, B, each below 2^25) give the rounded value without leaving 32 bits:
-// floor((2^8 A + B + 2^15) / 2^16) = (A + ((B + 2^15) >> 8)) >> 8.
+// Up to 12 bits the differences and their pair sums fit int16:
+//  - each row's difference prev - cur is made once, as int16, into a ring of
+//    kTaps rows, and the vertical pass reads the ring kBlock columns at a
+//    time by vpmaddwd (the rounding term rides on the centre tap);
+//  - a vertical value v (|v| < 2^16 up to 12 bits) is kept as its low 16
+//    bits l (int16, wrapped) and h = (v - l) / 2^16 in {-1, 0, 1}; in
+//    real video h is 0 nearly everywhere (|v| < 2^15), even in rows of
+//    strong motion;
+//  - the horizontal pass sums the taps on l by vpmaddwd: a load at position
+//    p holds the neighbours (p + 2m, p + 2m + 1) side by side, so three
+//    vpmaddwd take the 5 taps of kBlock / 2 outputs of one parity. With L
+//    and H the tap sums of l and h, the value is
+//    floor((2^16 H + L + 2^15) / 2^16) = H + ((L + 2^15) >> 16), and |L| <=
+//    2^31 keeps L in an int32; H is summed only for the blocks whose taps
+//    meet a nonzero h.
 #pragma once
 
 #include <immintrin.h>
 
 #include <algorithm>
+#include <cstdint>
 
 #include "features/motion/exact/motion_exact.hpp"
 #include "features/motion/motion_kernels.hpp"
@@ -58,56 +62,57 @@ struct Sad {
         return V::add32(whole, V::sra32(rest, shift));
     }
 
-    // The vertical pass at the B columns from j (samples of at most 12 bits,
-    // whose differences and pair sums fit int16), rounded: the columns the
-    // 16-bit unpacks interleave (lo, hi), as int32.
+    // The vertical pass at the B columns from j of the difference rows d[k]
+    // (int16: samples of at most 12 bits, whose differences and pair sums
+    // fit), rounded: the columns the 16-bit unpacks interleave (lo, hi), as
+    // int32. The rounding term rides on the centre tap: (d2, 1) . (c2, half).
+    static void vertical_block(const int16_t* const* d, int j, __m128i shift, vi c01, vi c2h, vi one, vi& lo, vi& hi) {
+        vi v[em::kTaps];
+        for (int k = 0; k < em::kTaps; k++) v[k] = V::ld(d[k] + j);
+        const vi s04 = V::add16(v[0], v[4]), s13 = V::add16(v[1], v[3]);
+        lo = V::sra32(V::madd_add(V::madd(V::unpacklo16(s04, s13), c01), V::unpacklo16(v[2], one), c2h), shift);
+        hi = V::sra32(V::madd_add(V::madd(V::unpackhi16(s04, s13), c01), V::unpackhi16(v[2], one), c2h), shift);
+    }
+
+    // Row r's difference prev - cur as int16 at the columns the vector
+    // vertical pass reads.
     template <bool Bytes>
-    static void vertical_block(const uint8_t* const* p, const uint8_t* const* c, int j, int bd, vi& lo, vi& hi) {
-        const vi c01 = V::set1_32((em::tap(1) << 16) | em::tap(0));
-        const vi c2 = V::set1_32(em::tap(2));
-        const vi half = V::set1_32(1 << (bd - 1));
-        const __m128i shift = _mm_cvtsi32_si128(bd);
+    static void difference_row(const uint8_t* p, const uint8_t* c, int w, int16_t* out) {
         const auto load16 = [](const uint8_t* row, int col) {
             if constexpr (Bytes) return V::load_u8_16(row + col);
             return V::ld(row + 2 * col);
         };
-        vi d[em::kTaps];
-        for (int k = 0; k < em::kTaps; k++) d[k] = V::sub16(load16(p[k], j), load16(c[k], j));
-        const vi s04 = V::add16(d[0], d[4]), s13 = V::add16(d[1], d[3]);
-        const vi zero = V::zero();
-        lo = V::sra32(V::add32(V::add32(V::madd(V::unpacklo16(s04, s13), c01), V::madd(V::unpacklo16(d[2], zero), c2)), half),
-                      shift);
-        hi = V::sra32(V::add32(V::add32(V::madd(V::unpackhi16(s04, s13), c01), V::madd(V::unpackhi16(d[2], zero), c2)), half),
-                      shift);
+        for (int j = 0; j + B <= w; j += B) V::st(out + j, V::sub16(load16(p, j), load16(c, j)));
     }
 
-    // The vertical pass of one row for samples of at most 12 bits, written
-    // twice: as int16 in `y16` (saturated), and split as the two int16
-    // planes hi (v >> 8) and lo (v & 255). Returns the OR of the magnitudes:
-    // a row with one of 2^15 or more is summed from the split planes.
+    // The vertical pass of one row for samples of at most 12 bits, each
+    // value v written as l16 (its low 16 bits, int16) and hb ((v + 2^15) >>
+    // 16: (v - l16) / 2^16). Returns whether any value is nonzero.
     template <bool Bytes>
-    static uint32_t vertical(const uint8_t* const* p, const uint8_t* const* c, int w, int bd, int16_t* y16,
-                             int16_t* hi16, int16_t* lo16) {
-        const vi low8 = V::set1_32(255);
-        vi mag = V::zero();
+    static bool vertical(const int16_t* const* d, const uint8_t* const* p, const uint8_t* const* c, int w, int bd,
+                         int16_t* l16, int16_t* hb) {
+        const vi low16 = V::set1_32(0xffff), mid = V::set1_32(0x8000);
+        const vi c01 = V::set1_32((em::tap(1) << 16) | em::tap(0));
+        const vi c2h = V::set1_32(((1 << (bd - 1)) << 16) | em::tap(2));
+        const vi one = V::set1_16(1);
+        const __m128i shift = _mm_cvtsi32_si128(bd);
+        vi any = V::zero();
         int j = 0;
         for (; j + B <= w; j += B) {
             vi lo, hi;
-            vertical_block<Bytes>(p, c, j, bd, lo, hi);
-            V::st(y16 + j, V::packs32(lo, hi));
-            V::st(hi16 + j, V::packs32(V::template srai32<8>(lo), V::template srai32<8>(hi)));
-            V::st(lo16 + j, V::packs32(V::and_(lo, low8), V::and_(hi, low8)));
-            mag = V::or_(mag, V::or_(V::abs32(lo), V::abs32(hi)));
+            vertical_block(d, j, shift, c01, c2h, one, lo, hi);
+            V::st(l16 + j, V::packus32(V::and_(lo, low16), V::and_(hi, low16)));
+            V::st(hb + j, V::packs32(V::template srai32<16>(V::add32(lo, mid)), V::template srai32<16>(V::add32(hi, mid))));
+            any = V::or_(any, V::or_(lo, hi));
         }
-        uint32_t m = V::reduce_or32(mag);
+        bool nonzero = V::reduce_or32(any) != 0;
         for (; j < w; j++) {
             const int32_t v = em::vertical_at(p, c, Bytes, j, bd);
-            y16[j] = static_cast<int16_t>(std::clamp(v, -32768, 32767));
-            hi16[j] = static_cast<int16_t>(v >> 8);
-            lo16[j] = static_cast<int16_t>(v & 255);
-            m |= static_cast<uint32_t>(v < 0 ? -v : v);
+            l16[j] = static_cast<int16_t>(v);
+            hb[j] = static_cast<int16_t>((v + 0x8000) >> 16);
+            nonzero |= v != 0;
         }
-        return m;
+        return nonzero;
     }
 
     // The 5 taps of the horizontal pass on int16 values from src: kBlock / 2
@@ -116,38 +121,32 @@ struct Sad {
         const vi c01 = V::set1_32((em::tap(1) << 16) | em::tap(0));
         const vi c23 = V::set1_32((em::tap(3) << 16) | em::tap(2));
         const vi c4 = V::set1_32(em::tap(4));
-        return V::add32(V::add32(V::madd(V::ld(src), c01), V::madd(V::ld(src + 2), c23)), V::madd(V::ld(src + 4), c4));
+        return V::madd_add(V::madd_add(V::madd(V::ld(src), c01), V::ld(src + 2), c23), V::ld(src + 4), c4);
     }
 
-    // The sum over a row of w outputs of block(j0, e): |value| of the
-    // outputs j0 + e + 2m (m < W), whose taps start at position j0 + e - 2.
-    template <class Block>
-    static uint32_t row_sum(int w, const Block& block) {
+    // The horizontal pass of a row from l16 and hb: the sum of |value|,
+    // H + ((L + 2^15) >> 16) with the tap sums L of l16 and H of hb (H only
+    // where the block's taps meet a nonzero hb).
+    static uint32_t horizontal(const int16_t* l16, const int16_t* hb, int w) {
+        const vi half = V::set1_32(1 << 15);
         vi row = V::zero();
+        // outputs j0 + e + 2m (parity e, m < W), taps from j0 + e - 2: the
+        // block reads positions j0 - 2 .. j0 + B + 1 (and one more, at tap 0)
+        const auto block = [&](int j0, int e, bool high) {
+            const int o = j0 + e - em::kRadius;
+            vi x = V::template srai32<16>(V::add32(taps5(l16 + o), half));
+            if (high) x = V::add32(x, taps5(hb + o));
+            return V::abs32(x);
+        };
         int j0 = 0;
-        for (; j0 + B <= w; j0 += B) row = V::add32(row, V::add32(block(j0, 0), block(j0, 1)));
+        for (; j0 + B <= w; j0 += B) {
+            const bool high = V::any(V::or_(V::ld(hb + j0 - em::kRadius), V::ld(hb + j0 + em::kRadius)));
+            row = V::add32(row, V::add32(block(j0, 0, high), block(j0, 1, high)));
+        }
         if (j0 < w)
             for (int e = 0; e < 2; e++)  // outputs past the row do not count
-                row = V::add32(row, V::lanes_below(block(j0, e), w - j0 - e));
+                row = V::add32(row, V::lanes_below(block(j0, e, true), w - j0 - e));
         return V::sum32(row);
-    }
-
-    // The horizontal pass of a row from its split planes: sum of |value|.
-    static uint32_t horizontal_split(const int16_t* hi16, const int16_t* lo16, int w) {
-        const vi half = V::set1_32(1 << 15);
-        return row_sum(w, [&](int j0, int e) {
-            const int o = j0 + e - em::kRadius;
-            const vi a = taps5(hi16 + o), b = taps5(lo16 + o);
-            return V::abs32(V::template srai32<8>(V::add32(a, V::template srai32<8>(V::add32(b, half)))));
-        });
-    }
-
-    // The horizontal pass of a row that fits int16: sum of |value|.
-    static uint32_t horizontal_short(const int16_t* y16, int w) {
-        const vi half = V::set1_32(1 << 15);
-        return row_sum(w, [&](int j0, int e) {
-            return V::abs32(V::template srai32<16>(V::add32(taps5(y16 + j0 + e - em::kRadius), half)));
-        });
     }
 
     // The positions beside the row from the columns the mirrored taps read.
@@ -166,13 +165,18 @@ struct Sad {
         const vi vmask = V::set1_32((1 << bd) - 1), vhalf = V::set1_32(1 << (bd - 1));
         const vi hmask = V::set1_32(0xffff), hhalf = V::set1_32(1 << 15);
         int32_t* y = a.row + kPad;
-        // up to 12 bits, the int16 row and the split planes share the int32
-        // row's room (3 (w + 64) + 2 kPad int16s of its 4 (w + 64))
-        const int plane = w + 64;
-        int16_t* y16 = reinterpret_cast<int16_t*>(a.row) + 2 * kPad;
-        int16_t* hi16 = y16 + plane;
-        int16_t* lo16 = hi16 + plane;
+        // up to 12 bits, the int16 planes (l16, hb and the ring's kTaps
+        // rows) share the int32 row's room, each at a cache line's start
+        // (row_len: 7 planes of round_up(w + 64, 32) int16s, kPad int32s
+        // before them and a line's slack)
+        const int plane = (w + 64 + 31) / 32 * 32;
+        int16_t* l16 = reinterpret_cast<int16_t*>((reinterpret_cast<uintptr_t>(a.row + kPad) + 63) / 64 * 64);
+        int16_t* hb = l16 + plane;
         const bool narrow = bd <= 12;
+        // up to 12 bits: the difference rows, int16, in a ring of kTaps
+        // slots by row index (the rows an output reads are distinct mod kTaps)
+        int16_t* ring = hb + plane;
+        int next_diff = 0;  // the first row whose difference is not made
         uint64_t sad = 0;
         for (int i = 0; i < a.h; i++) {
             const uint8_t *p[em::kTaps], *c[em::kTaps];
@@ -182,16 +186,16 @@ struct Sad {
                 c[k] = a.cur + a.cur_stride * r;
             }
             if (narrow) {
-                const uint32_t mag = vertical<Bytes>(p, c, w, bd, y16, hi16, lo16);
-                if (mag == 0) continue;  // a row of zeros blurs to zeros (the reference skips it too)
-                if (mag < 0x8000) {
-                    mirror_columns(y16, w);
-                    sad += horizontal_short(y16, w);
-                } else {
-                    mirror_columns(hi16, w);
-                    mirror_columns(lo16, w);
-                    sad += horizontal_split(hi16, lo16, w);
-                }
+                for (; next_diff <= std::min(i + em::kRadius, a.h - 1); next_diff++)
+                    difference_row<Bytes>(a.prev + a.prev_stride * next_diff, a.cur + a.cur_stride * next_diff, w,
+                                          ring + static_cast<ptrdiff_t>(next_diff % em::kTaps) * plane);
+                const int16_t* d[em::kTaps];
+                for (int k = 0; k < em::kTaps; k++)
+                    d[k] = ring + static_cast<ptrdiff_t>(em::mirror(i - em::kRadius + k, a.h) % em::kTaps) * plane;
+                if (!vertical<Bytes>(d, p, c, w, bd, l16, hb)) continue;  // a row of zeros blurs to zeros
+                mirror_columns(l16, w);
+                mirror_columns(hb, w);
+                sad += horizontal(l16, hb, w);
                 continue;
             }
             int j = 0;

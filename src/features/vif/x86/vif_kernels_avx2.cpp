@@ -13,7 +13,6 @@ struct V256 : Vec256 {
     static vi bias16() { return _mm256_set1_epi16(static_cast<short>(0x8000)); }
     static vi mullo16(vi a, vi b) { return _mm256_mullo_epi16(a, b); }
     static vi mulhi16(vi a, vi b) { return _mm256_mulhi_epu16(a, b); }
-    static vi madd_add(vi acc, vi a, vi c) { return _mm256_add_epi32(acc, _mm256_madd_epi16(a, c)); }
     // a value the compiler must hold in a register here
     static void keep(vi& v) { asm("" : "+x"(v)); }
 
