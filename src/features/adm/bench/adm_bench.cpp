@@ -1,6 +1,6 @@
 // ADM benchmark and value dump.
 //
-//   speedqa_adm_bench bench [frames] [dir for the 8-bit frames] [c|avx2] [case name part]
+//   speedqa_adm_bench bench [frames] [dir for the 8-bit frames] [c|avx2|avx512] [case name part]
 //     ms/frame of one thread (its CPU time, best of 3 runs), per kernel, on 1080p 10-bit (clip v2 when the
 //     shared test data is there), and on 1080p and 4K 8-bit frames made by
 //     scaling a clip up here.
@@ -64,7 +64,7 @@ int dump(int argc, char** argv) {
     }
     CpuTarget t;
     t.dispatch = d == "scalar" ? Dispatch::scalar : (d == "avx2" ? Dispatch::avx2 : Dispatch::avx512);
-    t.isa = isa == "c" ? Isa::c : Isa::avx2;
+    t.isa = isa == "c" ? Isa::c : (isa == "avx2" ? Isa::avx2 : Isa::avx512);
     const auto kernel = feature->make_cpu_kernel(t);
     const auto scratch = kernel->make_scratch();
     std::vector<double> raw(static_cast<size_t>(feature->raw_count()));
@@ -152,7 +152,7 @@ double ms_per_frame(const Case& c, const CpuTarget& t, int reps) {
 int bench(int argc, char** argv) {
     const int frames = argc > 2 ? std::atoi(argv[2]) : 6;
     const char* out_dir = argc > 3 && argv[3][0] ? argv[3] : nullptr;   // where to write the 8-bit frames for other tools
-    const std::string only = argc > 4 ? argv[4] : "";                   // "c" or "avx2": that kernel alone
+    const std::string only = argc > 4 ? argv[4] : "";                   // "c", "avx2" or "avx512": that kernel alone
     const std::string which = argc > 5 ? argv[5] : "";                  // only the cases whose name has this
     const auto data = testing::TestData::open(testing::shared_testdata_dir());
     if (!data) {
@@ -198,13 +198,15 @@ int bench(int argc, char** argv) {
     const CpuFlags flags = detect_cpu_flags();
     std::printf("%-26s %-9s %-8s %10s\n", "frames", "dispatch", "kernel", "ms/frame");
     for (const Case& c : cases)
-        for (Dispatch d : {Dispatch::avx2, Dispatch::scalar}) {
+        for (Dispatch d : {Dispatch::avx512, Dispatch::avx2, Dispatch::scalar}) {
             if (c.name.find(which) == std::string::npos) continue;
-            std::vector<Isa> isas;
-            if (only != "avx2") isas.push_back(Isa::c);
-            if (flags.avx2 && only != "c") isas.push_back(Isa::avx2);
-            for (Isa isa : isas)
-                std::printf("%-26s %-9s %-8s %10.2f\n", c.name.c_str(), dispatch_name(d), isa == Isa::c ? "c" : "avx2",
+            if (d == Dispatch::avx512 && !flags.avx512) continue;
+            std::vector<std::pair<Isa, const char*>> isas;
+            if (only.empty() || only == "c") isas.push_back({Isa::c, "c"});
+            if (flags.avx2 && (only.empty() || only == "avx2")) isas.push_back({Isa::avx2, "avx2"});
+            if (flags.avx512 && (only.empty() || only == "avx512")) isas.push_back({Isa::avx512, "avx512"});
+            for (const auto& [isa, isa_name] : isas)
+                std::printf("%-26s %-9s %-8s %10.2f\n", c.name.c_str(), dispatch_name(d), isa_name,
                             ms_per_frame(c, {isa, d}, 3));
         }
     return 0;
