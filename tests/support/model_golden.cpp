@@ -4,8 +4,9 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
-#include <nlohmann/json.hpp>
 #include <stdexcept>
+
+#include "support/json.hpp"
 
 namespace fs = std::filesystem;
 using ojson = nlohmann::ordered_json;
@@ -44,7 +45,7 @@ std::vector<ModelGolden> load_model_golden(const std::string& testdata_root, con
     for (const fs::path& p : files) {
         std::ifstream in(p);
         if (!in) throw std::runtime_error("cannot read " + p.string());
-        const ojson g = ojson::parse(in);
+        const ojson g = parse_ordered_json(in);
         ModelGolden m;
         m.path = p.string();
         m.clip = g.at("clip");
@@ -82,14 +83,14 @@ std::optional<std::vector<std::pair<std::string, std::string>>> model_feature_op
                                                                                       const std::string& marker) {
     std::ifstream in(model_path);
     if (!in) throw std::runtime_error("cannot read " + model_path);
-    const nlohmann::json m = nlohmann::json::parse(in).at("model_dict");  // (keys in sorted order)
+    const nlohmann::json m = parse_json(in).at("model_dict");  // (keys in sorted order)
     const auto& names = m.at("feature_names");
     for (size_t i = 0; i < names.size(); i++) {
         if (names[i].get<std::string>().find(marker) == std::string::npos) continue;
         std::vector<std::pair<std::string, std::string>> out;
         if (m.contains("feature_opts_dicts"))
             for (auto it = m["feature_opts_dicts"][i].begin(); it != m["feature_opts_dicts"][i].end(); ++it)
-                out.emplace_back(it.key(), it.value().is_string() ? it.value().get<std::string>() : it.value().dump());
+                out.emplace_back(it.key(), it.value().is_string() ? it.value().get<std::string>() : dump_json(it.value()));
         return out;
     }
     return std::nullopt;

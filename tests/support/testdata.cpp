@@ -8,9 +8,10 @@
 #include <fstream>
 #include <memory>
 #include <mutex>
-#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string_view>
+
+#include "support/json.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -21,7 +22,7 @@ namespace {
 json read_json(const fs::path& p) {
     std::ifstream in(p);
     if (!in) throw std::runtime_error("cannot read " + p.string());
-    return json::parse(in);
+    return parse_json(in);
 }
 
 PixelFormat pix_from(const std::string& s) {
