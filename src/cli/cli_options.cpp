@@ -204,4 +204,35 @@ ParseResult parse_command_line(int argc, char** argv, Settings& s) {
     return ParseResult::run;
 }
 
+ParseResult parse_plot_command_line(int argc, char** argv, PlotSettings& s) {
+    CLI::App app{"speedqa plot: per-frame curves of score files (speedqa's or vmaf's JSON, XML or CSV), one panel per\n"
+                 "metric, several files overlaid (an encoding ladder), with each file's pooled mean and worst frames.",
+                 "speedqa plot"};
+    app.set_help_flag("--help", "Print this help and exit");
+    app.get_formatter()->column_width(30);
+    app.add_option("scores", s.inputs, "Score files")->required();
+    app.add_option("-o,--output", s.output, "plot.svg, plot.png or report.html (SVG inline and a table of the pooled values)")
+        ->required();
+    app.add_option("--metric", s.chart.metrics, "Plot this metric (repeatable; default: all, VMAF first)");
+    app.add_option("--label", s.chart.labels, "A name for each file, in order (default: the file names)");
+    app.add_option("--title", s.chart.title, "The title");
+    app.add_option("--worst", s.chart.worst, "Worst frames marked per curve (default 3)")->check(CLI::Range(0, 100));
+    app.add_option("--columns", s.chart.columns, "Panels side by side (default: 1 up to 4 metrics, else 2)")
+        ->check(CLI::Range(1, 6));
+    app.add_option("--width", s.chart.width, "Width in pixels (default: 1100 a column, 1600 for more)")
+        ->check(CLI::Range(640.0, 8000.0));
+    app.add_option("--scale", s.scale, "PNG pixels per chart pixel (default 1; 2 for high-density screens)")
+        ->check(CLI::Range(0.25, 4.0));
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp&) {
+        std::printf("%s", app.help().c_str());
+        return ParseResult::exit_ok;
+    } catch (const CLI::ParseError& e) {
+        std::fprintf(stderr, "speedqa plot: error: %s\nRun 'speedqa plot --help' for usage.\n", e.what());
+        return ParseResult::exit_error;
+    }
+    return ParseResult::run;
+}
+
 }  // namespace speedqa::cli

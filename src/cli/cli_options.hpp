@@ -1,5 +1,7 @@
 // The speedqa command line: the vmaf CLI's flags, plus --backend,
-// --precision, --dispatch, --model_dir and several distorted videos.
+// --precision, --dispatch, --model_dir and several distorted videos; and
+// the plot subcommand's. (Both parsers are in cli_options.cpp, the one file
+// that compiles CLI11, a header-only library.)
 #pragma once
 
 #include <optional>
@@ -8,6 +10,7 @@
 
 #include "io/score_writer.hpp"
 #include "io/video_reader.hpp"
+#include "plot/chart.hpp"
 
 namespace speedqa::cli {
 
@@ -39,6 +42,18 @@ enum class ParseResult { run, exit_ok, exit_error };
 // Parses argv. On --help / --version prints and returns exit_ok; on a bad
 // command line prints one clear line (with a hint) to stderr and returns exit_error.
 ParseResult parse_command_line(int argc, char** argv, Settings& out);
+
+// `speedqa plot SCORES... -o OUT [options]`.
+struct PlotSettings {
+    std::vector<std::string> inputs;
+    std::string output;
+    plot::ChartOptions chart;
+    double scale = 1;
+};
+
+// Parses the plot subcommand's arguments (argv[0] is "plot"), as
+// parse_command_line does the main command's.
+ParseResult parse_plot_command_line(int argc, char** argv, PlotSettings& out);
 
 // Prints "speedqa: <kind>: <message>" on stderr as one line: a newline or
 // other control character in the message (a file name may hold one) is
