@@ -1,5 +1,6 @@
 #include "support/run_feature.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <stdexcept>
@@ -124,11 +125,22 @@ std::vector<CpuTarget> golden_targets(Dispatch d, long long turn) {
 
 long long sanitizer_turn(long long turn, long long n) { return (turn / 3) % n; }
 
+size_t golden_frames(size_t clip_frames) {
+    return sanitizer_build() ? std::min(clip_frames, kSanitizerFrames) : clip_frames;
+}
+
 void print_golden_targets_note(const char* what) {
     if (sanitizer_build())
         std::printf("[golden] %s: sanitizer build: each golden file with one of the host's %zu kernel targets, in "
                     "turn (the release build compares every target)\n",
                     what, host_targets(Dispatch::scalar).size());
+}
+
+void print_golden_frames_note(const char* what) {
+    if (sanitizer_build())
+        std::printf("[golden] %s: sanitizer build: the first %zu frames of each clip (the release build compares "
+                    "every frame)\n",
+                    what, kSanitizerFrames);
 }
 
 const char* isa_name(Isa isa) {

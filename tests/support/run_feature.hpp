@@ -21,7 +21,8 @@ std::vector<std::vector<double>> run_feature(const Feature& feature, const CpuTa
 // golden files that ask for the same run (the model runs whose models give a
 // feature the same options, the dispatches of a feature whose kernels ignore
 // the dispatch) are compared with one computation, every value still
-// compared. `clip` names the frames ref and dis hold.
+// compared. `clip` names the frames ref and dis hold (the same frames for a
+// name, through a process).
 const std::vector<std::vector<double>>& run_feature_once(const std::string& clip, const Feature& feature,
                                                          const CpuTarget& target, const std::vector<Picture>& ref,
                                                          const std::vector<Picture>& dis);
@@ -83,5 +84,13 @@ long long sanitizer_turn(long long turn, long long n);
 // Says, in a sanitizer build, that `what` ran one target per golden file in
 // turn (nothing otherwise).
 void print_golden_targets_note(const char* what);
+
+// The frames of a clip a golden test of a feature without history runs: all,
+// or in a sanitizer build the first kSanitizerFrames (every frame runs the
+// same code on other samples; the release build compares every frame).
+inline constexpr size_t kSanitizerFrames = 3;
+size_t golden_frames(size_t clip_frames);
+// Says so, in a sanitizer build.
+void print_golden_frames_note(const char* what);
 
 }  // namespace speedqa::testing
