@@ -11,8 +11,8 @@ namespace {
 
 TEST(MotionGolden, FeatureRunsEveryValueExact) {
     if (shared_testdata_dir().empty()) GTEST_SKIP() << "../shared/testdata is absent (set SPEEDQA_SHARED_TESTDATA)";
-    const GoldenTally t = check_feature_runs(motion_feature());
-    print_tally("motion feature runs", t);
+    const GoldenTally t = check_feature_runs(motion_feature(), Frames::in_sequence);
+    print_tally("motion feature runs", t, Frames::in_sequence);
     EXPECT_EQ(t.files, 9 * 8 * 3);
     EXPECT_GT(t.values, 0);
     EXPECT_EQ(t.values, t.identical);
@@ -20,8 +20,8 @@ TEST(MotionGolden, FeatureRunsEveryValueExact) {
 
 TEST(MotionGolden, ModelRunColumnsEveryValueExact) {
     if (shared_testdata_dir().empty()) GTEST_SKIP() << "../shared/testdata is absent (set SPEEDQA_SHARED_TESTDATA)";
-    const GoldenTally t = check_model_runs(motion_feature(), "_motion");
-    print_tally("motion columns of model runs", t);
+    const GoldenTally t = check_model_runs(motion_feature(), "_motion", Frames::in_sequence);
+    print_tally("motion columns of model runs", t, Frames::in_sequence);
     EXPECT_EQ(t.files, 9 * 11 * 3);  // every model uses motion
     EXPECT_GT(t.values, 0);
     EXPECT_EQ(t.values, t.identical);

@@ -100,10 +100,13 @@ inline std::vector<ModelGolden> load_golden_runs(const TestData& data, const std
 
 // Compares one run's outputs column by column: `cols[o]` is the golden key
 // index of output o (-1: not in the file).
+// `frames`: the golden frames the run scored (its first ones).
 inline void compare_frames(const std::vector<std::vector<double>>& got, const ModelGolden& g,
-                           const std::vector<int>& cols, const Feature& feature, const char* isa, GoldenTally& t) {
-    EXPECT_EQ(got.size(), g.frames.size()) << isa;
-    const size_t n = std::min(got.size(), g.frames.size());
+                           const std::vector<int>& cols, const Feature& feature, const char* isa, GoldenTally& t,
+                           size_t frames) {
+    EXPECT_EQ(got.size(), frames) << isa;
+    EXPECT_LE(frames, g.frames.size()) << isa;
+    const size_t n = std::min({got.size(), frames, g.frames.size()});
     for (size_t i = 0; i < n; i++)
         for (size_t o = 0; o < cols.size(); o++) {
             if (cols[o] < 0) continue;
@@ -119,27 +122,35 @@ inline void compare_frames(const std::vector<std::vector<double>>& got, const Mo
     t.frames += static_cast<long long>(n);
 }
 
+// Whether a feature's frames are each scored alone (no history, nothing
+// deferred): then a sanitizer build runs the clips' first frames only
+// (golden_frames).
+enum class Frames { each_alone, in_sequence };
+
 // Runs `feature` on a golden file's clip with every host kernel for its
 // dispatch and compares the columns (not where the file flags a defect of
 // libvmaf's, unless the defect lies in another feature of the run).
 inline void run_and_compare(const TestData& data, const ModelGolden& g, const Feature& feature,
-                            const std::vector<int>& cols, GoldenTally& t, bool defect_elsewhere = false) {
+                            const std::vector<int>& cols, GoldenTally& t, Frames kind, bool defect_elsewhere = false) {
     const ClipFrames& clip = clip_frames(data, g.clip);
+    const size_t frames = kind == Frames::each_alone ? golden_frames(clip.ref.size()) : clip.ref.size();
+    const std::vector<Picture> ref(clip.ref.begin(), clip.ref.begin() + static_cast<ptrdiff_t>(frames));
+    const std::vector<Picture> dis(clip.dis.begin(), clip.dis.begin() + static_cast<ptrdiff_t>(frames));
     for (const CpuTarget& target : golden_targets(g.dispatch_value(), t.files - 1)) {
-        const auto& got = run_feature_once(g.clip, feature, target, clip.ref, clip.dis);
-        EXPECT_EQ(got.size(), static_cast<size_t>(clip.frames)) << g.path;
+        const auto& got = run_feature_once(g.clip, feature, target, ref, dis);
+        EXPECT_EQ(got.size(), frames) << g.path;
         if (!g.reference_defect.empty() && !defect_elsewhere) {
             for (const auto& fr : got)
                 for (double v : fr) EXPECT_TRUE(std::isfinite(v)) << g.path;
             continue;
         }
-        compare_frames(got, g, cols, feature, isa_name(target.isa), t);
+        compare_frames(got, g, cols, feature, isa_name(target.isa), t, frames);
         t.runs++;
     }
 }
 
 // Every file of runs "feature_<name>" and "feature_<name>_o<N>".
-inline GoldenTally check_feature_runs(const FeatureDef& def) {
+inline GoldenTally check_feature_runs(const FeatureDef& def, Frames kind) {
     GoldenTally t;
     const std::string root = golden_root_or_skip();
     const auto data = TestData::open(root);
@@ -169,14 +180,14 @@ inline GoldenTally check_feature_runs(const FeatureDef& def) {
         EXPECT_EQ(names, g.keys) << "output names differ from libvmaf's";
         std::vector<int> cols;
         for (const std::string& n : names) cols.push_back(g.key_index(n));
-        run_and_compare(*data, g, *feature, cols, t);
+        run_and_compare(*data, g, *feature, cols, t, kind);
     }
     return t;
 }
 
 // The feature's columns inside every model run ("vmaf_*") whose model uses
 // a provided feature containing `marker`.
-inline GoldenTally check_model_runs(const FeatureDef& def, const std::string& marker) {
+inline GoldenTally check_model_runs(const FeatureDef& def, const std::string& marker, Frames kind) {
     GoldenTally t;
     const std::string root = golden_root_or_skip();
     const auto data = TestData::open(root);
@@ -210,7 +221,7 @@ inline GoldenTally check_model_runs(const FeatureDef& def, const std::string& ma
         // feature's columns there are still libvmaf's own values
         const bool defect_elsewhere = g.reference_defect.find("ADM") != std::string::npos;
         if (!g.reference_defect.empty()) t.reference_defects++;
-        run_and_compare(*data, g, *feature, cols, t, defect_elsewhere);
+        run_and_compare(*data, g, *feature, cols, t, kind, defect_elsewhere);
     }
     return t;
 }
@@ -247,13 +258,14 @@ inline long long check_dispatches_agree(const std::string& run_prefix, const std
     return values;
 }
 
-inline void print_tally(const char* what, const GoldenTally& t) {
+inline void print_tally(const char* what, const GoldenTally& t, Frames kind) {
     std::printf(
         "[golden-models] %s: %lld files, %lld kernel runs, %lld frames, %lld values compared, %lld identical, "
         "%lld files of runs libvmaf failed, %lld reference-defect files\n",
         what, t.files, t.runs, t.frames, t.values, t.identical, t.expected_errors, t.reference_defects);
     print_run_feature_once_counts(what);
     print_golden_targets_note(what);
+    if (kind == Frames::each_alone) print_golden_frames_note(what);
 }
 
 }  // namespace speedqa::testing

@@ -9,8 +9,8 @@ namespace {
 
 TEST(VifGolden, FeatureRunsEveryValueExact) {
     if (shared_testdata_dir().empty()) GTEST_SKIP() << "../shared/testdata is absent (set SPEEDQA_SHARED_TESTDATA)";
-    const GoldenTally t = check_feature_runs(vif_feature());
-    print_tally("vif feature runs", t);
+    const GoldenTally t = check_feature_runs(vif_feature(), Frames::each_alone);
+    print_tally("vif feature runs", t, Frames::each_alone);
     EXPECT_EQ(t.files, 9 * 4 * 3);
     EXPECT_GT(t.values, 0);
     EXPECT_EQ(t.values, t.identical);
@@ -18,8 +18,8 @@ TEST(VifGolden, FeatureRunsEveryValueExact) {
 
 TEST(VifGolden, ModelRunColumnsEveryValueExact) {
     if (shared_testdata_dir().empty()) GTEST_SKIP() << "../shared/testdata is absent (set SPEEDQA_SHARED_TESTDATA)";
-    const GoldenTally t = check_model_runs(vif_feature(), "_vif_");
-    print_tally("vif columns of model runs", t);
+    const GoldenTally t = check_model_runs(vif_feature(), "_vif_", Frames::each_alone);
+    print_tally("vif columns of model runs", t, Frames::each_alone);
     EXPECT_EQ(t.files, 9 * 3 * 3);  // vmaf_v0.6.1, vmaf_v0.6.1neg, vmaf_4k_v0.6.1
     EXPECT_GT(t.values, 0);
     EXPECT_EQ(t.values, t.identical);
