@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
 echo "speedqa: building and running every test twice (release, then AddressSanitizer): this takes a few minutes"
-echo "(about 17 on 2 cores without CUDA, longer with it)"
+echo "(about 16 on 2 cores without CUDA, longer with it)"
 
 # ctest on BUILD_DIR, its output kept for the list of skipped tests
 run_tests() {
