@@ -53,6 +53,12 @@ std::vector<std::string> output_paths(const std::string& pattern, const std::vec
     return paths;
 }
 
+// --help, and the width of the help's option column.
+void set_help(CLI::App& app, size_t column_width) {
+    app.set_help_flag("--help", "Print this help and exit");
+    app.get_formatter()->column_width(column_width);
+}
+
 }  // namespace
 
 void print_error(const char* kind, const std::string& message) {
@@ -74,8 +80,7 @@ ParseResult parse_command_line(int argc, char** argv, Settings& s) {
     CLI::App app{"speedqa: Netflix libvmaf's features and VMAF models, exact (the same bits as libvmaf), on CPU and CUDA.\n"
                  "A drop-in for the `vmaf` command. Pictures of score files: speedqa plot --help",
                  "speedqa"};
-    app.set_help_flag("--help", "Print this help and exit");
-    app.get_formatter()->column_width(34);
+    set_help(app, 34);
 
     std::string width, height, pix, bitdepth, cpumask, gpumask, threads, frame_cnt, skip_ref, skip_dist, subsample, precision;
     bool xml = false, json = false, csv = false, sub = false, version = false;
@@ -208,8 +213,7 @@ ParseResult parse_plot_command_line(int argc, char** argv, PlotSettings& s) {
     CLI::App app{"speedqa plot: per-frame curves of score files (speedqa's or vmaf's JSON, XML or CSV), one panel per\n"
                  "metric, several files overlaid (an encoding ladder), with each file's pooled mean and worst frames.",
                  "speedqa plot"};
-    app.set_help_flag("--help", "Print this help and exit");
-    app.get_formatter()->column_width(30);
+    set_help(app, 30);
     app.add_option("scores", s.inputs, "Score files")->required();
     app.add_option("-o,--output", s.output, "plot.svg, plot.png or report.html (SVG inline and a table of the pooled values)")
         ->required();
