@@ -24,11 +24,6 @@ struct V256 : Vec256 {
         return _mm256_and_si256(v, _mm256_cmpgt_epi32(_mm256_set1_epi32(limit),
                                                       _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14)));
     }
-    static uint32_t reduce_or32(vi v) {
-        const __m128i m4 = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
-        const __m128i m2 = _mm_or_si128(m4, _mm_shuffle_epi32(m4, 0x4e));
-        return static_cast<uint32_t>(_mm_cvtsi128_si32(_mm_or_si128(m2, _mm_shuffle_epi32(m2, 0xb1))));
-    }
 };
 
 constexpr Kernels kAvx2{"avx2", Sad<V256>::sad};

@@ -25,7 +25,6 @@ struct V512 : Vec512 {
             _mm512_set1_epi32(limit), _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30));
         return _mm512_maskz_mov_epi32(k, v);
     }
-    static uint32_t reduce_or32(vi v) { return static_cast<uint32_t>(_mm512_reduce_or_epi32(v)); }
 };
 
 constexpr Kernels kAvx512{"avx512", Sad<V512>::sad};

@@ -96,16 +96,16 @@ struct Sad {
         const vi c2h = V::set1_32(((1 << (bd - 1)) << 16) | em::tap(2));
         const vi one = V::set1_16(1);
         const __m128i shift = _mm_cvtsi32_si128(bd);
-        vi any = V::zero();
+        vi bits = V::zero();
         int j = 0;
         for (; j + B <= w; j += B) {
             vi lo, hi;
             vertical_block(d, j, shift, c01, c2h, one, lo, hi);
             V::st(l16 + j, V::packus32(V::and_(lo, low16), V::and_(hi, low16)));
             V::st(hb + j, V::packs32(V::template srai32<16>(V::add32(lo, mid)), V::template srai32<16>(V::add32(hi, mid))));
-            any = V::or_(any, V::or_(lo, hi));
+            bits = V::or_(bits, V::or_(lo, hi));
         }
-        bool nonzero = V::reduce_or32(any) != 0;
+        bool nonzero = V::any(bits);
         for (; j < w; j++) {
             const int32_t v = em::vertical_at(p, c, Bytes, j, bd);
             l16[j] = static_cast<int16_t>(v);
@@ -179,19 +179,19 @@ struct Sad {
         int next_diff = 0;  // the first row whose difference is not made
         uint64_t sad = 0;
         for (int i = 0; i < a.h; i++) {
+            int r[em::kTaps];
             const uint8_t *p[em::kTaps], *c[em::kTaps];
             for (int k = 0; k < em::kTaps; k++) {
-                const int r = em::mirror(i - em::kRadius + k, a.h);
-                p[k] = a.prev + a.prev_stride * r;
-                c[k] = a.cur + a.cur_stride * r;
+                r[k] = em::mirror(i - em::kRadius + k, a.h);
+                p[k] = a.prev + a.prev_stride * r[k];
+                c[k] = a.cur + a.cur_stride * r[k];
             }
             if (narrow) {
                 for (; next_diff <= std::min(i + em::kRadius, a.h - 1); next_diff++)
                     difference_row<Bytes>(a.prev + a.prev_stride * next_diff, a.cur + a.cur_stride * next_diff, w,
                                           ring + static_cast<ptrdiff_t>(next_diff % em::kTaps) * plane);
                 const int16_t* d[em::kTaps];
-                for (int k = 0; k < em::kTaps; k++)
-                    d[k] = ring + static_cast<ptrdiff_t>(em::mirror(i - em::kRadius + k, a.h) % em::kTaps) * plane;
+                for (int k = 0; k < em::kTaps; k++) d[k] = ring + static_cast<ptrdiff_t>(r[k] % em::kTaps) * plane;
                 if (!vertical<Bytes>(d, p, c, w, bd, l16, hb)) continue;  // a row of zeros blurs to zeros
                 mirror_columns(l16, w);
                 mirror_columns(hb, w);
