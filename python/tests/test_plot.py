@@ -2,6 +2,7 @@
 parser (the SVG), Python's HTML parser (the page) and a PNG decoder."""
 import html.parser
 import json
+import os
 import re
 import struct
 import subprocess
@@ -205,6 +206,46 @@ def test_png_draws_the_svgs_chart(ladder, tmp_path):
     assert counts.get((0x00, 0x72, 0xb2), 0) > 1000  # the first file's curves, in its colour
     assert counts.get((0xd5, 0x5e, 0x00), 0) > 1000  # the second's
     assert sum(n for px, n in counts.items() if max(px) < 0x50) > 1000  # dark text
+
+
+def test_cairo_is_loaded_only_for_png(ladder, tmp_path):
+    """cairo is opened when a PNG is asked for, not at start: scoring, SVG
+    and HTML never load it (the loader's LD_DEBUG=files lines name each
+    library it maps)."""
+    env = {**os.environ, "LD_DEBUG": "files"}
+    src = ladder["crf35", "json"]
+    runs = {
+        "score": [cli_path(), "--version"],
+        "svg": [cli_path(), "plot", str(src), "-o", str(tmp_path / "a.svg")],
+        "html": [cli_path(), "plot", str(src), "-o", str(tmp_path / "a.html")],
+        "png": [cli_path(), "plot", str(src), "-o", str(tmp_path / "a.png")],
+    }
+    loaded = {}
+    for name, argv in runs.items():
+        p = subprocess.run(argv, capture_output=True, text=True, env=env)
+        assert p.returncode == 0, p.stderr[-2000:]
+        assert "file=libc.so" in p.stderr, "LD_DEBUG printed nothing"
+        loaded[name] = "file=libcairo.so.2" in p.stderr
+    assert loaded == {"score": False, "svg": False, "html": False, "png": True}
+
+
+def test_missing_cairo_is_named_and_nothing_is_written(ladder, tmp_path):
+    """Where libcairo.so.2 cannot be loaded (here: a damaged copy found first
+    through LD_LIBRARY_PATH), a PNG is refused in one line naming it; SVG
+    still works."""
+    libs = tmp_path / "broken_libs"
+    libs.mkdir()
+    (libs / "libcairo.so.2").write_text("not a library")
+    env = {**os.environ, "LD_LIBRARY_PATH": str(libs)}
+    src, png = ladder["crf35", "json"], tmp_path / "a.png"
+    p = subprocess.run([cli_path(), "plot", str(src), "-o", str(png)], capture_output=True, text=True, env=env)
+    assert p.returncode == 1
+    assert p.stderr.count("\n") == 1, p.stderr
+    assert "PNG pictures need cairo, and it cannot load libcairo.so.2" in p.stderr, p.stderr
+    assert not png.exists()
+    svg = tmp_path / "a.svg"
+    p = subprocess.run([cli_path(), "plot", str(src), "-o", str(svg)], capture_output=True, text=True, env=env)
+    assert p.returncode == 0 and svg.exists(), p.stderr
 
 
 def test_many_frames_are_drawn_with_bounded_points_and_keep_the_extremes(tmp_path):
