@@ -31,7 +31,7 @@ struct Kernels {
 
 const Kernels& kernels_c();
 const Kernels* kernels_avx2();    // nullptr where the build or the CPU lacks AVX2
-const Kernels* kernels_avx512();  // nullptr where the build or the CPU lacks AVX-512
+const Kernels* kernels_avx512();  // nullptr where the build or the CPU lacks AVX-512 with VNNI
 const Kernels& kernels_for(Isa isa);
 
 }  // namespace speedqa::motion
