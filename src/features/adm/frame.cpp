@@ -1,8 +1,12 @@
 // The frame driver: each scale streamed row by row through libvmaf's stages
 // (DWT, decoupling, denominator, CSF, contrast masking), so that the bands
 // of a scale never exist whole: only the band_a feeding the next scale does.
+// The four scales stream together: a row of scale s is made as soon as the
+// rows of band_a it reads are, so that they are read again from cache. Each
+// scale's rows still go in order, and its sums are its own.
 // The arithmetic is in the row functions (kernels.hpp); here: which rows and
 // columns each stage covers, libvmaf's edge rules and its sums' shifts.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -61,22 +65,35 @@ struct Scratch final : KernelScratch {
         tmp16.assign(tmp16_elements(plan), 0);
         tmp32.assign(tmp32_elements(plan), 0);
         s0.resize(plan.s[0].w);
-        s123.resize(plan.s[1].w);
-        for (auto& p : planes) p = ZeroedArray<int32_t>(plane_elements(plan));
+        for (int scale = 1; scale < 4; ++scale) s123[scale - 1].resize(plan.s[scale].w);
+        size_t at = 0;
+        for (int scale = 0; scale < 4; ++scale) {
+            offset[scale] = at;
+            at += band_a_elements(plan, scale);
+        }
+        for (auto& p : planes) p = ZeroedArray<int32_t>(at);
     }
     static size_t tmp16_elements(const Plan& plan) { return static_cast<size_t>(2) * plan.width + 2 * kPad; }
     static size_t tmp32_elements(const Plan& plan) { return static_cast<size_t>(4) * plan.s[1].in_w + 2 * kPad; }
-    static size_t plane_elements(const Plan& plan) { return static_cast<size_t>(plan.s[0].w) * plan.s[0].h + kPad; }
-    static size_t bytes(const Plan& plan) {
-        return tmp16_elements(plan) * sizeof(int16_t) + (tmp32_elements(plan) + 4 * plane_elements(plan)) * sizeof(int32_t) +
-               ScaleBuffers<int16_t>::bytes(plan.s[0].w) + ScaleBuffers<int32_t>::bytes(plan.s[1].w);
+    static size_t band_a_elements(const Plan& plan, int scale) {
+        return static_cast<size_t>(plan.s[scale].w) * plan.s[scale].h + kPad;
     }
+    static size_t bytes(const Plan& plan) {
+        size_t planes = 0, s123 = 0;
+        for (int scale = 0; scale < 4; ++scale) planes += band_a_elements(plan, scale);
+        for (int scale = 1; scale < 4; ++scale) s123 += ScaleBuffers<int32_t>::bytes(plan.s[scale].w);
+        return tmp16_elements(plan) * sizeof(int16_t) + (tmp32_elements(plan) + 2 * planes) * sizeof(int32_t) +
+               ScaleBuffers<int16_t>::bytes(plan.s[0].w) + s123;
+    }
+    // band_a of scale s (the input of scale s + 1) of ref and dis
+    int32_t* band_a(int img, int scale) { return planes[img].data() + offset[scale]; }
     std::vector<int16_t> tmp16;
     std::vector<int32_t> tmp32;
     ScaleBuffers<int16_t> s0;
-    ScaleBuffers<int32_t> s123;
-    // band_a of ref and dis: [0, 1] the input of a scale, [2, 3] its output.
-    ZeroedArray<int32_t> planes[4];
+    ScaleBuffers<int32_t> s123[3];  // scales 1, 2, 3: all streamed at once
+    // band_a of every scale, one after the other: [0] ref, [1] dis
+    ZeroedArray<int32_t> planes[2];
+    size_t offset[4] = {};
 };
 
 // ----------------------------------------------------- masking edges -----
@@ -388,39 +405,47 @@ void score_frame(const Plan& plan, const RowKernels& k, KernelScratch& scratch, 
                  const Picture& dis, ScaleSums& out) {
     Scratch& ws = static_cast<Scratch&>(scratch);
     out = ScaleSums{};
-    int32_t* in_ref = ws.planes[0].data();
-    int32_t* in_dis = ws.planes[1].data();
-    int32_t* out_ref = ws.planes[2].data();
-    int32_t* out_dis = ws.planes[3].data();
-
-    // Scale 0: the picture to band_a (the next scale's input) and, unless
-    // skipped, the scale's sums.
-    {
-        const ScalePlan& s = plan.s[0];
-        ScaleStream<int16_t> stream(plan, 0, k, ws.s0);
-        for (int i = 0; i < s.h; ++i) {
-            dwt_row_scale0(plan, k, ref, i, ws, ws.s0.ref_row(), in_ref + static_cast<size_t>(i) * s.w);
-            dwt_row_scale0(plan, k, dis, i, ws, ws.s0.dis_row(), in_dis + static_cast<size_t>(i) * s.w);
-            if (!plan.opt.skip_scale0) stream.row(i);
-        }
-        if (plan.opt.skip_scale0)
-            out.den[0] = 1e-10f;
-        else
-            stream.finish(out);
-    }
-    for (int scale = 1; scale < 4; ++scale) {
+    ScaleStream<int16_t> stream0(plan, 0, k, ws.s0);
+    ScaleStream<int32_t> streams[3] = {{plan, 1, k, ws.s123[0]}, {plan, 2, k, ws.s123[1]}, {plan, 3, k, ws.s123[2]}};
+    // rows of band_a made at each scale; a row of scale s can be made once
+    // every input row its taps read is
+    int made[4] = {};
+    const auto row123 = [&](int scale) {
         const ScalePlan& s = plan.s[scale];
-        ScaleStream<int32_t> stream(plan, scale, k, ws.s123);
-        for (int i = 0; i < s.h; ++i) {
-            const size_t o = static_cast<size_t>(i) * s.w;
-            dwt_row_scale123(plan, k, scale, i, ws, in_ref, in_dis, ws.s123.ref_row(), out_ref + o, ws.s123.dis_row(),
-                             out_dis + o);
-            stream.row(i);
-        }
-        stream.finish(out);
-        std::swap(in_ref, out_ref);
-        std::swap(in_dis, out_dis);
+        const int i = made[scale];
+        const size_t o = static_cast<size_t>(i) * s.w;
+        ScaleBuffers<int32_t>& b = ws.s123[scale - 1];
+        dwt_row_scale123(plan, k, scale, i, ws, ws.band_a(0, scale - 1), ws.band_a(1, scale - 1), b.ref_row(),
+                         ws.band_a(0, scale) + o, b.dis_row(), ws.band_a(1, scale) + o);
+        streams[scale - 1].row(i);
+        made[scale]++;
+    };
+    const auto ready = [&](int scale) {
+        const ScalePlan& s = plan.s[scale];
+        if (made[scale] >= s.h) return false;
+        int last = 0;
+        for (int q = 0; q < 4; ++q) last = std::max(last, tap_index(made[scale], q, s.in_h));
+        return last < made[scale - 1];
+    };
+    const ScalePlan& s0 = plan.s[0];
+    for (int i = 0; i < s0.h; ++i) {
+        const size_t o = static_cast<size_t>(i) * s0.w;
+        dwt_row_scale0(plan, k, ref, i, ws, ws.s0.ref_row(), ws.band_a(0, 0) + o);
+        dwt_row_scale0(plan, k, dis, i, ws, ws.s0.dis_row(), ws.band_a(1, 0) + o);
+        if (!plan.opt.skip_scale0) stream0.row(i);
+        made[0]++;
+        // scales 1-3 follow as soon as their rows' inputs are made, while
+        // those are still in cache (4K: the whole band_a of scale 0 is 16 MB)
+        for (int scale = 1; scale < 4; ++scale)
+            while (ready(scale)) row123(scale);
     }
+    for (int scale = 1; scale < 4; ++scale)
+        while (made[scale] < plan.s[scale].h) row123(scale);
+    if (plan.opt.skip_scale0)
+        out.den[0] = 1e-10f;
+    else
+        stream0.finish(out);
+    for (ScaleStream<int32_t>& st : streams) st.finish(out);
 }
 
 }  // namespace speedqa::adm
