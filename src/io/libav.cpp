@@ -1,10 +1,9 @@
 #include "io/libav.hpp"
 
-#include <dlfcn.h>
-
 #include <mutex>
 #include <string>
 
+#include "io/shared_library.hpp"
 #include "io/video_reader.hpp"
 
 namespace speedqa::io {
@@ -24,23 +23,19 @@ Libav loaded;
 std::string failure;   // empty once loaded
 std::once_flag once;
 
+// what a failure to load them says they are, and where they come from
+constexpr const char* kInstall = "FFmpeg's libraries; Debian: apt-get install"
+                                 " libavformat" SPEEDQA_STR(LIBAVFORMAT_VERSION_MAJOR)
+                                 " libavcodec" SPEEDQA_STR(LIBAVCODEC_VERSION_MAJOR)
+                                 " libavutil" SPEEDQA_STR(LIBAVUTIL_VERSION_MAJOR);
+
 void load() {
-    for (Library* l : {&avutil, &avcodec, &avformat}) {
-        l->handle = dlopen(l->soname, RTLD_NOW | RTLD_LOCAL);
-        if (!l->handle) {
-            const char* why = dlerror();
-            failure = std::string("cannot load ") + l->soname + " (FFmpeg's libraries; Debian: apt-get install " +
-                      "libavformat" SPEEDQA_STR(LIBAVFORMAT_VERSION_MAJOR) " libavcodec" SPEEDQA_STR(
-                          LIBAVCODEC_VERSION_MAJOR) " libavutil" SPEEDQA_STR(LIBAVUTIL_VERSION_MAJOR) "): " +
-                      (why ? why : "dlopen failed");
-            return;
-        }
-    }
-#define SPEEDQA_LIBAV_LOAD(lib, name)                                                      \
-    if (!(loaded.name = reinterpret_cast<decltype(&::name)>(dlsym(lib.handle, #name)))) { \
-        failure = std::string(lib.soname) + " has no " #name;                              \
-        return;                                                                            \
-    }
+    for (Library* l : {&avutil, &avcodec, &avformat})
+        if (!(l->handle = open_shared_library(l->soname, kInstall, failure))) return;
+#define SPEEDQA_LIBAV_LOAD(lib, name)                                                                      \
+    if (!(loaded.name = reinterpret_cast<decltype(&::name)>(                                               \
+              shared_library_function(lib.handle, lib.soname, #name, failure))))                          \
+        return;
     SPEEDQA_LIBAV_FUNCTIONS(SPEEDQA_LIBAV_LOAD)
 #undef SPEEDQA_LIBAV_LOAD
     // libav's messages would interleave with ours: ours name the file and

@@ -5,7 +5,6 @@
 // every start. Built against cairo's headers; its soname has been
 // libcairo.so.2 since cairo 1.0.
 #include <cairo.h>
-#include <dlfcn.h>
 
 #include <cmath>
 #include <memory>
@@ -13,6 +12,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "io/shared_library.hpp"
 #include "plot/report.hpp"
 
 namespace speedqa::plot {
@@ -42,18 +42,12 @@ const Cairo& cairo() {
     static std::string failure;
     static std::once_flag once;
     std::call_once(once, [] {
-        void* handle = dlopen(kCairoSoname, RTLD_NOW | RTLD_LOCAL);
-        if (!handle) {
-            const char* why = dlerror();
-            failure = std::string("cannot load ") + kCairoSoname + " (cairo; Debian: apt-get install libcairo2): " +
-                      (why ? why : "dlopen failed");
-            return;
-        }
-#define SPEEDQA_CAIRO_LOAD(name)                                                                  \
-    if (!(loaded.name = reinterpret_cast<decltype(&::name)>(dlsym(handle, #name)))) {             \
-        failure = std::string(kCairoSoname) + " has no " #name;                                   \
-        return;                                                                                   \
-    }
+        void* handle = io::open_shared_library(kCairoSoname, "cairo; Debian: apt-get install libcairo2", failure);
+        if (!handle) return;
+#define SPEEDQA_CAIRO_LOAD(name)                                                        \
+    if (!(loaded.name = reinterpret_cast<decltype(&::name)>(                            \
+              io::shared_library_function(handle, kCairoSoname, #name, failure)))) \
+        return;
         SPEEDQA_CAIRO_FUNCTIONS(SPEEDQA_CAIRO_LOAD)
 #undef SPEEDQA_CAIRO_LOAD
     });
