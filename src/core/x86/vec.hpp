@@ -117,5 +117,14 @@ struct Vec512 {
 };
 #endif
 
+#if defined(__AVX512VNNI__)
+// Vec512 where each vpmaddwd and its add are one vpdpwssd (files built with
+// -mavx512vnni, whose kernels are picked only where the CPU has VNNI).
+struct Vec512Vnni : Vec512 {
+    // acc + vpmaddwd(a, c) in one instruction; both wrap modulo 2^32 alike
+    static vi madd_add(vi acc, vi a, vi c) { return _mm512_dpwssd_epi32(acc, a, c); }
+};
+#endif
+
 }  // namespace
 }  // namespace speedqa

@@ -10,7 +10,7 @@
 namespace speedqa::motion {
 namespace {
 
-struct V512 : Vec512 {
+struct V512 : Vec512Vnni {
     // 16 samples (bytes or uint16) from column j to int32
     template <bool Bytes>
     static vi load_32(const uint8_t* row, int j) {
@@ -21,8 +21,6 @@ struct V512 : Vec512 {
     static vi sub16(vi a, vi b) { return _mm512_sub_epi16(a, b); }
     static vi mullo32(vi a, vi b) { return _mm512_mullo_epi32(a, b); }
     static vi abs32(vi a) { return _mm512_abs_epi32(a); }
-    // acc + vpmaddwd(a, c) in one instruction; both wrap modulo 2^32 alike
-    static vi madd_add(vi acc, vi a, vi c) { return _mm512_dpwssd_epi32(acc, a, c); }
     // lanes m with 2 m < limit kept, the others 0
     static vi lanes_below(vi v, int limit) {
         const __mmask16 k = _mm512_cmpgt_epi32_mask(

@@ -11,12 +11,10 @@
 namespace speedqa::vif {
 namespace {
 
-struct V512 : Vec512 {
+struct V512 : Vec512Vnni {
     static vi bias16() { return _mm512_set1_epi16(static_cast<short>(0x8000)); }
     static vi mullo16(vi a, vi b) { return _mm512_mullo_epi16(a, b); }
     static vi mulhi16(vi a, vi b) { return _mm512_mulhi_epu16(a, b); }
-    // acc + vpmaddwd(a, c) in one instruction; both wrap modulo 2^32 alike
-    static vi madd_add(vi acc, vi a, vi c) { return _mm512_dpwssd_epi32(acc, a, c); }
     // a value the compiler must hold in a register here (any of the 32)
     static void keep(vi& v) { asm("" : "+v"(v)); }
 
