@@ -136,6 +136,11 @@ void print_golden_targets_note(const char* what) {
                     what, host_targets(Dispatch::scalar).size());
 }
 
+std::vector<Picture> first_golden_frames(std::vector<Picture> pictures) {
+    pictures.resize(golden_frames(pictures.size()));
+    return pictures;
+}
+
 void print_golden_frames_note(const char* what) {
     if (sanitizer_build())
         std::printf("[golden] %s: sanitizer build: the first %zu frames of each clip (the release build compares "

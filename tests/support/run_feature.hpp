@@ -90,6 +90,8 @@ void print_golden_targets_note(const char* what);
 // same code on other samples; the release build compares every frame).
 inline constexpr size_t kSanitizerFrames = 3;
 size_t golden_frames(size_t clip_frames);
+// The first golden_frames() of a clip's pictures.
+std::vector<Picture> first_golden_frames(std::vector<Picture> pictures);
 // Says so, in a sanitizer build.
 void print_golden_frames_note(const char* what);
 

@@ -119,10 +119,9 @@ void run_golden(const Golden& g, const TestData& data, const std::string& arg, b
     if (g.defect) t.defect_files++;
     ASSERT_EQ(g.frames.size(), static_cast<size_t>(clip->frames));
     // (ADM has no history: each frame alone)
-    const size_t frames = golden_frames(g.frames.size());
-    auto ref = clip_pictures(*clip, clip->ref_xz), dis = clip_pictures(*clip, clip->dis_xz);
-    ref.resize(frames);
-    dis.resize(frames);
+    const auto ref = first_golden_frames(clip_pictures(*clip, clip->ref_xz));
+    const auto dis = first_golden_frames(clip_pictures(*clip, clip->dis_xz));
+    const size_t frames = ref.size();
     for (const CpuTarget& target : golden_targets(g.dispatch, t.files - 1)) {
         SCOPED_TRACE(isa_name(target.isa));
         const auto& got = run_feature_once(g.clip, *feature, target, ref, dis);

@@ -104,9 +104,8 @@ void run_golden(const ModelGolden& g, const TestData& data, const std::string& a
     t.files++;
     EXPECT_EQ(g.frames.size(), static_cast<size_t>(clip->frames));
     // (CAMBI has no history: each frame alone)
-    auto ref = clip_pictures(*clip, clip->ref_xz), dis = clip_pictures(*clip, clip->dis_xz);
-    ref.resize(golden_frames(ref.size()));
-    dis.resize(ref.size());
+    const auto ref = first_golden_frames(clip_pictures(*clip, clip->ref_xz));
+    const auto dis = first_golden_frames(clip_pictures(*clip, clip->dis_xz));
     for (const CpuTarget& target : golden_targets(g.dispatch_value(), t.files - 1)) {
         SCOPED_TRACE(isa_name(target.isa));
         compare(g, *feature, run_feature_once(g.clip, *feature, target, ref, dis), column, key, t);

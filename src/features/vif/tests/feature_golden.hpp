@@ -133,9 +133,10 @@ enum class Frames { each_alone, in_sequence };
 inline void run_and_compare(const TestData& data, const ModelGolden& g, const Feature& feature,
                             const std::vector<int>& cols, GoldenTally& t, Frames kind, bool defect_elsewhere = false) {
     const ClipFrames& clip = clip_frames(data, g.clip);
-    const size_t frames = kind == Frames::each_alone ? golden_frames(clip.ref.size()) : clip.ref.size();
-    const std::vector<Picture> ref(clip.ref.begin(), clip.ref.begin() + static_cast<ptrdiff_t>(frames));
-    const std::vector<Picture> dis(clip.dis.begin(), clip.dis.begin() + static_cast<ptrdiff_t>(frames));
+    const bool alone = kind == Frames::each_alone;
+    const std::vector<Picture> ref = alone ? first_golden_frames(clip.ref) : clip.ref;
+    const std::vector<Picture> dis = alone ? first_golden_frames(clip.dis) : clip.dis;
+    const size_t frames = ref.size();
     for (const CpuTarget& target : golden_targets(g.dispatch_value(), t.files - 1)) {
         const auto& got = run_feature_once(g.clip, feature, target, ref, dis);
         EXPECT_EQ(got.size(), frames) << g.path;
