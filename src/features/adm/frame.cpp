@@ -435,12 +435,11 @@ void score_frame(const Plan& plan, const RowKernels& k, KernelScratch& scratch, 
         if (!plan.opt.skip_scale0) stream0.row(i);
         made[0]++;
         // scales 1-3 follow as soon as their rows' inputs are made, while
-        // those are still in cache (4K: the whole band_a of scale 0 is 16 MB)
+        // those are still in cache (4K: the whole band_a of scale 0 is 16 MB);
+        // after scale 0's last row, every row left of 1, then 2, then 3
         for (int scale = 1; scale < 4; ++scale)
             while (ready(scale)) row123(scale);
     }
-    for (int scale = 1; scale < 4; ++scale)
-        while (made[scale] < plan.s[scale].h) row123(scale);
     if (plan.opt.skip_scale0)
         out.den[0] = 1e-10f;
     else
