@@ -1221,6 +1221,112 @@ static void cm123(Row3<const int32_t> csf, const Row3<const int32_t> flt[3], Row
     if (j < end) row_kernels_c().cm123(csf, flt, src, j, end, lane, k, sums);
 }
 
+#if defined(__AVX512F__)
+// times_factor_low32 for 16 columns: fmag the factor's magnitude in every
+// 64-bit lane, fsign all ones in every 32-bit lane where it is negative.
+static inline __m512i times_factor_low32_16(__m512i s, __m512i fmag, __m512i fsign) {
+    const __m512i mag = _mm512_abs_epi32(s);   // |INT32_MIN| read unsigned: 2^31
+    const __m512i neg = _mm512_xor_si512(_mm512_srai_epi32(s, 31), fsign);
+    const __m512i ne = _mm512_shuffle_epi32(neg, _MM_PERM_CCAA), no = _mm512_shuffle_epi32(neg, _MM_PERM_DDBB);
+    __m512i pe = _mm512_mul_epu32(mag, fmag), po = _mm512_mul_epu32(_mm512_srli_epi64(mag, 32), fmag);
+    pe = _mm512_sub_epi64(_mm512_xor_si512(pe, ne), ne);
+    po = _mm512_sub_epi64(_mm512_xor_si512(po, no), no);
+    const __m512i r = _mm512_set1_epi64(int64_t{1} << 27);
+    // bits 28..59 of each product: the even ones shifted down, the odd ones up
+    return _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(_mm512_add_epi64(pe, r), 28),
+                                   _mm512_slli_epi64(_mm512_add_epi64(po, r), 4));
+}
+
+// csf123 on 16 columns at a time; what is left goes to csf123.
+static void csf123_avx512(const int32_t* src, int32_t* value, int32_t* filtered, int begin, int end, int64_t rf) {
+    const uint64_t mag = static_cast<uint64_t>(rf < 0 ? -rf : rf);
+    const __m512i fmag = _mm512_set1_epi64(static_cast<int64_t>(mag)), fsign = _mm512_set1_epi32(rf < 0 ? -1 : 0);
+    const __m512i by30 = _mm512_set1_epi64(143165577), rnd = _mm512_set1_epi64(-(int64_t{1} << 31));
+    int j = begin;
+    for (; j + 16 <= end; j += 16) {
+        const __m512i v = times_factor_low32_16(_mm512_loadu_si512(src + j), fmag, fsign);
+        // (|v| * 2^32/30 - 2^31) >> 32: the high halves; |v| as libvmaf's abs (INT32_MIN stays)
+        const __m512i m = _mm512_abs_epi32(v);
+        const __m512i pe = _mm512_add_epi64(_mm512_mul_epi32(m, by30), rnd);
+        const __m512i po = _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(m, 32), by30), rnd);
+        _mm512_storeu_si512(value + j, v);
+        _mm512_storeu_si512(filtered + j, _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(pe, 32), po));
+    }
+    if (j < end) csf123(src, value, filtered, j, end, rf);
+}
+
+// cm123 on 16 columns at a time, in 32-bit lanes where that is exact (as
+// cm123's eight-column fast path, which every lane kind agrees on); blocks
+// of 16 that fall outside it, and what is left at the end, go to cm123.
+//  - The threshold in int32: its 24 filtered values lie in
+//    [-71582789, 71582788] and its three centre terms in
+//    [-143165577, 143165576], so the true sum lies in [-2^31 - 19, 2^31):
+//    where it wraps (only when nearly every value is at its extreme), the
+//    wrapped value lies far outside the fast range [-64, 2^30 - 64).
+//  - |s * rf| <= 2^57 as |s| <= floor(2^57 / |rf|), compared unsigned.
+static void cm123_avx512(Row3<const int32_t> csf, const Row3<const int32_t> flt[3], Row3<const int32_t> src, int begin,
+                         int end, Lane lane, const Scale123Consts& k, int64_t sums[3]) {
+    const __m512i by15 = _mm512_set1_epi64(286331153), rnd = _mm512_set1_epi64(-(int64_t{1} << 31));
+    const __m512i add_cub = _mm512_set1_epi64(k.add_cub), add_sq = _mm512_set1_epi64(int64_t{1} << 29);
+    __m512i fmag[3], fsign[3], lim[3];
+    for (int t = 0; t < 3; ++t) {
+        const uint64_t mag = static_cast<uint64_t>(k.rf[t] < 0 ? -k.rf[t] : k.rf[t]);
+        const uint64_t l = mag == 0 ? 0xffffffffu : (uint64_t{1} << 57) / mag;
+        fmag[t] = _mm512_set1_epi64(static_cast<int64_t>(mag));
+        fsign[t] = _mm512_set1_epi32(k.rf[t] < 0 ? -1 : 0);
+        lim[t] = _mm512_set1_epi32(static_cast<int32_t>(static_cast<uint32_t>(l > 0xffffffffu ? 0xffffffffu : l)));
+    }
+    const __m512i fast_top = _mm512_set1_epi32(1 << 30), bias64 = _mm512_set1_epi32(64);
+    __m512i acc[3] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
+    alignas(64) int32_t col[kChunk + 16], mid[kChunk + 16];
+    int j = begin;
+    while (j + 16 <= end) {
+        const int n = (end - j) / 16 * 16 < kChunk ? (end - j) / 16 * 16 : kChunk;  // outputs [j, j + n)
+        int x = 0;
+        for (; x + 16 <= n; x += 16) {  // columns j - 1 + x
+            __m512i c = _mm512_setzero_si512(), m = _mm512_setzero_si512();
+            for (int t = 0; t < 3; ++t) {
+                const int o = j - 1 + x;
+                const __m512i fm = _mm512_loadu_si512(flt[1].p[t] + o);
+                m = _mm512_add_epi32(m, fm);
+                c = _mm512_add_epi32(c, _mm512_add_epi32(fm, _mm512_add_epi32(_mm512_loadu_si512(flt[0].p[t] + o),
+                                                                              _mm512_loadu_si512(flt[2].p[t] + o))));
+            }
+            _mm512_store_si512(col + x, c);
+            _mm512_store_si512(mid + x, m);
+        }
+        col_sums8(flt, j, x, n + 2, col, mid);
+        for (x = 0; x < n; x += 16, j += 16) {
+            __m512i thr = _mm512_add_epi32(_mm512_loadu_si512(col + x), _mm512_loadu_si512(col + x + 2));
+            thr = _mm512_add_epi32(thr, _mm512_sub_epi32(_mm512_loadu_si512(col + x + 1), _mm512_loadu_si512(mid + x + 1)));
+            for (int t = 0; t < 3; ++t) {
+                // (|c| * 2^32/15 - 2^31) >> 32: the high halves
+                const __m512i a = _mm512_abs_epi32(_mm512_loadu_si512(csf.p[t] + j));
+                const __m512i pe = _mm512_add_epi64(_mm512_mul_epi32(a, by15), rnd);
+                const __m512i po = _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(a, 32), by15), rnd);
+                thr = _mm512_add_epi32(thr, _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(pe, 32), po));
+            }
+            __mmask16 fast = _mm512_cmplt_epu32_mask(_mm512_add_epi32(thr, bias64), fast_top);
+            __m512i s[3];
+            for (int t = 0; t < 3; ++t) {
+                s[t] = _mm512_loadu_si512(src.p[t] + j);
+                fast &= _mm512_cmple_epu32_mask(_mm512_abs_epi32(s[t]), lim[t]);
+            }
+            if (fast != 0xffff) {
+                cm123(csf, flt, src, j, j + 16, lane, k, sums);
+                continue;
+            }
+            for (int t = 0; t < 3; ++t)
+                acc[t] = cm_terms16(times_factor_low32_16(s[t], fmag[t], fsign[t]), thr, add_sq, 30, add_cub,
+                                    k.shift_cub, true, acc[t]);   // all positive here
+        }
+    }
+    for (int t = 0; t < 3; ++t)
+        sums[t] = static_cast<int64_t>(static_cast<uint64_t>(sums[t]) + Vec512::sum64(acc[t]));
+    if (j < end) cm123(csf, flt, src, j, end, lane, k, sums);
+}
+#endif
+
 }  // namespace
 
 #if !defined(SPEEDQA_ADM_ROW_KERNELS)
@@ -1229,7 +1335,7 @@ static void cm123(Row3<const int32_t> csf, const Row3<const int32_t> flt[3], Row
 const RowKernels* SPEEDQA_ADM_ROW_KERNELS() {
 #if defined(__AVX512F__)
     static const RowKernels k{dwt0_8,  dwt0_16,            decouple0_avx512, den0,   csf0, cm0_avx512,
-                              dwt123, decouple123_avx512, den123,           csf123, cm123};
+                              dwt123, decouple123_avx512, den123,           csf123_avx512, cm123_avx512};
 #else
     static const RowKernels k{dwt0_8, dwt0_16, decouple0, den0, csf0, cm0, dwt123, decouple123, den123, csf123, cm123};
 #endif
