@@ -152,7 +152,9 @@ TEST_P(AdmCheckasm, Scale0Rows) {
                 for (int t = 0; t < 3; ++t) {
                     k.rf[t] = rfs[r.in(0, 3)][t];
                     k.shift_cub[t] = cub[t];
-                    k.add_cub[t] = int64_t{1} << (cub[t] - 1);
+                    // libvmaf's half of 2^shift, or any other (then a column under
+                    // the threshold adds something: kernels that skip one show)
+                    k.add_cub[t] = r.in(0, 3) ? int64_t{1} << (cub[t] - 1) : r.in(0, int64_t{1} << (cub[t] + 3));
                 }
                 const Row3<const int16_t> ref{{in[0].data(), in[1].data(), in[2].data()}};
                 const Row3<const int16_t> dis{{in[3].data(), in[4].data(), in[5].data()}};
@@ -249,11 +251,12 @@ TEST_P(AdmCheckasm, Scale123Rows) {
                     if (lane == Lane::scalar)
                         for (auto& f : k.rf) f = f < 0 ? f + 4294967296 : f;
                     k.shift_cub = static_cast<int>(r.in(1, 12));
-                    k.add_cub = int64_t{1} << (k.shift_cub - 1);
+                    k.add_cub = r.in(0, 3) ? int64_t{1} << (k.shift_cub - 1) : r.in(0, int64_t{1} << (k.shift_cub + 3));
                     const int sq[3] = {31, 30, 31};
                     k.den_shift_sq = sq[scale - 1];
                     k.den_shift_cub = static_cast<int>(r.in(1, 12));
-                    k.den_add_cub = uint64_t{1} << (k.den_shift_cub - 1);
+                    k.den_add_cub = r.in(0, 3) ? uint64_t{1} << (k.den_shift_cub - 1)
+                                               : static_cast<uint64_t>(r.in(0, int64_t{1} << (k.den_shift_cub + 3)));
                     const Row3<const int32_t> ref{{in[0].data(), in[1].data(), in[2].data()}};
                     const Row3<const int32_t> dis{{in[3].data(), in[4].data(), in[5].data()}};
                     std::vector<int32_t> flt_row[3];

@@ -59,6 +59,26 @@ static inline void store16x16(int16_t* p, __m512i v) {
 static inline __m512i sat16x16(__m512i v) {
     return _mm512_max_epi32(_mm512_min_epi32(v, _mm512_set1_epi32(32767)), _mm512_set1_epi32(-32768));
 }
+
+// The first `count` of 16 lanes (all where count >= 16): as 32-bit lanes
+// (m) and as the even and odd ones of them in 64-bit lanes (even, odd).
+struct Lanes16 {
+    __mmask16 m = 0xffff;
+    __mmask8 even = 0xff, odd = 0xff;
+};
+static inline Lanes16 first_lanes(int count) {
+    Lanes16 l;
+    if (count < 16) {
+        l.m = static_cast<__mmask16>((1u << count) - 1);
+        l.even = static_cast<__mmask8>((1u << ((count + 1) / 2)) - 1);
+        l.odd = static_cast<__mmask8>((1u << (count / 2)) - 1);
+    }
+    return l;
+}
+// 16 int16 from p as int32; the lanes outside l 0 (and not read).
+static inline __m512i load16x16(const int16_t* p, const Lanes16& l) {
+    return _mm512_cvtepi16_epi32(_mm256_maskz_loadu_epi16(l.m, p));
+}
 #endif
 
 constexpr int16_t kLo16[4] = {15826, 27411, 7345, -4240};
@@ -376,6 +396,7 @@ static inline __m256d angle4(__m128 ot, __m128 om, __m128 tm, __m256d c, bool av
     return _mm256_and_pd(_mm256_cmp_pd(a, _mm256_setzero_pd(), _CMP_GE_OQ), _mm256_cmp_pd(_mm256_mul_pd(a, a), rhs, _CMP_GE_OQ));
 }
 
+#if !defined(__AVX512F__)   // (the AVX-512 build has decouple0_avx512)
 static void decouple0(Row3<const int16_t> ref, Row3<const int16_t> dis, Row3<int16_t> r, Row3<int16_t> a, int begin,
                       int end, Lane lane, const Scale0Consts& k) {
     const bool simd = lane != Lane::scalar;
@@ -402,6 +423,7 @@ static void decouple0(Row3<const int16_t> ref, Row3<const int16_t> dis, Row3<int
     }
     if (j < end) row_kernels_c().decouple0(ref, dis, r, a, j, end, lane, k);
 }
+#endif
 
 #if defined(__AVX512F__)
 // The AVX-512 build: 16 elements at a time (the same operations per
@@ -424,7 +446,7 @@ static inline __m512i join256(__m256i lo, __m256i hi) { return _mm512_inserti64x
 
 // decouple0_orient for 16 elements.
 static inline void decouple0_orient16(__m512i o, __m512i t, __mmask16 angle, bool simd, const Scale0Consts& k,
-                                      __m512d gain, int16_t* r_out, int16_t* a_out) {
+                                      __m512d gain, int16_t* r_out, int16_t* a_out, __mmask16 lanes) {
     const __m512i zero = _mm512_setzero_si512(), q15 = _mm512_set1_epi32(32768);
     const __mmask16 ozero = _mm512_cmpeq_epi32_mask(o, zero);
     // libvmaf's table of 2^30 / o truncated (o = 0: unused), 16 lanes read at once
@@ -460,8 +482,8 @@ static inline void decouple0_orient16(__m512i o, __m512i t, __mmask16 angle, boo
         rst = _mm512_mask_mov_epi32(rst, any, bounded);
     }
     // rst and t - rst fit int16 (see decouple0_orient): truncation keeps them
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(r_out), _mm512_cvtepi32_epi16(rst));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(a_out), _mm512_cvtepi32_epi16(_mm512_sub_epi32(t, rst)));
+    _mm512_mask_cvtepi32_storeu_epi16(r_out, lanes, rst);
+    _mm512_mask_cvtepi32_storeu_epi16(a_out, lanes, _mm512_sub_epi32(t, rst));
 }
 
 // sum_to_float for 16 lanes.
@@ -477,13 +499,10 @@ static void decouple0_avx512(Row3<const int16_t> ref, Row3<const int16_t> dis, R
     const bool order = lane == Lane::avx512;
     const __m512d c = _mm512_set1_pd(static_cast<double>(k.cos_1deg_sq));
     const __m512d gain = _mm512_set1_pd(k.gain_limit);
-    const auto load16 = [](const int16_t* p) {
-        return _mm512_cvtepi16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
-    };
-    int j = begin;
-    for (; j + 16 <= end; j += 16) {
-        const __m512i oh = load16(ref.p[0] + j), ov = load16(ref.p[1] + j), od = load16(ref.p[2] + j);
-        const __m512i th = load16(dis.p[0] + j), tv = load16(dis.p[1] + j), td = load16(dis.p[2] + j);
+    for (int j = begin; j < end; j += 16) {   // the last block masked
+        const Lanes16 l = first_lanes(end - j);
+        const __m512i oh = load16x16(ref.p[0] + j, l), ov = load16x16(ref.p[1] + j, l), od = load16x16(ref.p[2] + j, l);
+        const __m512i th = load16x16(dis.p[0] + j, l), tv = load16x16(dis.p[1] + j, l), td = load16x16(dis.p[2] + j, l);
         const __m512i ot = _mm512_add_epi32(_mm512_mullo_epi32(oh, th), _mm512_mullo_epi32(ov, tv));
         const __m512i om = _mm512_add_epi32(_mm512_mullo_epi32(oh, oh), _mm512_mullo_epi32(ov, ov));
         const __m512i tm = _mm512_add_epi32(_mm512_mullo_epi32(th, th), _mm512_mullo_epi32(tv, tv));
@@ -492,17 +511,28 @@ static void decouple0_avx512(Row3<const int16_t> ref, Row3<const int16_t> dis, R
         const auto hi = [](__m512 v) { return _mm512_extractf32x8_ps(v, 1); };
         const __mmask16 angle = static_cast<__mmask16>(
             angle8(lo(otf), lo(omf), lo(tmf), c, order) | (angle8(hi(otf), hi(omf), hi(tmf), c, order) << 8));
-        decouple0_orient16(oh, th, angle, simd, k, gain, r.p[0] + j, a.p[0] + j);
-        decouple0_orient16(ov, tv, angle, simd, k, gain, r.p[1] + j, a.p[1] + j);
-        decouple0_orient16(od, td, angle, simd, k, gain, r.p[2] + j, a.p[2] + j);
+        decouple0_orient16(oh, th, angle, simd, k, gain, r.p[0] + j, a.p[0] + j, l.m);
+        decouple0_orient16(ov, tv, angle, simd, k, gain, r.p[1] + j, a.p[1] + j, l.m);
+        decouple0_orient16(od, td, angle, simd, k, gain, r.p[2] + j, a.p[2] + j, l.m);
     }
-    if (j < end) decouple0(ref, dis, r, a, j, end, lane, k);
 }
 #endif
 
 // ------------------------------------------------------- denominator -----
 
 static void den0(Row3<const int16_t> ref, int begin, int end, uint64_t sums[3]) {
+#if defined(__AVX512F__)
+    for (int t = 0; t < 3; ++t) {
+        __m512i acc = _mm512_setzero_si512();
+        for (int j = begin; j < end; j += 16) {   // the last block masked (its other lanes 0: they add 0)
+            const __m512i m = _mm512_abs_epi32(load16x16(ref.p[t] + j, first_lanes(end - j)));   // <= 2^15
+            const __m512i sq = _mm512_mullo_epi32(m, m);                                         // <= 2^30
+            acc = _mm512_add_epi64(acc, _mm512_mul_epu32(sq, m));
+            acc = _mm512_add_epi64(acc, _mm512_mul_epu32(_mm512_srli_epi64(sq, 32), _mm512_srli_epi64(m, 32)));
+        }
+        sums[t] += Vec512::sum64(acc);
+    }
+#else
     int j = begin;
     for (int t = 0; t < 3; ++t) {
         __m256i acc = _mm256_setzero_si256();
@@ -515,6 +545,7 @@ static void den0(Row3<const int16_t> ref, int begin, int end, uint64_t sums[3]) 
         sums[t] += Vec256::sum64(acc);
     }
     if (j < end) row_kernels_c().den0(ref, j, end, sums);
+#endif
 }
 
 // ---------------------------------------------------------------- CSF ----
@@ -522,16 +553,14 @@ static void den0(Row3<const int16_t> ref, int begin, int end, uint64_t sums[3]) 
 static void csf0(const int16_t* src, int16_t* value, int16_t* filtered, int begin, int end, int32_t rf, int theta,
                  Lane lane) {
     const int shift = theta == 2 ? 17 : 15;
-    const __m256i round = _mm256_set1_epi32(theta == 2 ? 65535 : 16384);
-    const __m256i f = _mm256_set1_epi32(rf);
-    const __m256i by30 = _mm256_set1_epi32(4369), r12 = _mm256_set1_epi32(2048);
     const __m128i sh = _mm_cvtsi32_si128(shift);
     int j = begin;
 #if defined(__AVX512F__)
-    for (; j + 16 <= end; j += 16) {
+    for (; j < end; j += 16) {   // the last block masked
+        const Lanes16 l = first_lanes(end - j);
         const __m512i B30 = _mm512_set1_epi32(4369), R12 = _mm512_set1_epi32(2048);
         const __m512i d = _mm512_sra_epi32(
-            _mm512_add_epi32(_mm512_mullo_epi32(load16x16(src + j), _mm512_set1_epi32(rf)), _mm512_set1_epi32(theta == 2 ? 65535 : 16384)),
+            _mm512_add_epi32(_mm512_mullo_epi32(load16x16(src + j, l), _mm512_set1_epi32(rf)), _mm512_set1_epi32(theta == 2 ? 65535 : 16384)),
             sh);
         __m512i v, fl;
         if (lane == Lane::scalar) {
@@ -542,10 +571,14 @@ static void csf0(const int16_t* src, int16_t* value, int16_t* filtered, int begi
             v = lane == Lane::avx2 ? sat16x16(d) : trunc16x16(d);
             fl = lane == Lane::avx2 ? sat16x16(f32) : trunc16x16(f32);
         }
-        store16x16(value + j, v);
-        store16x16(filtered + j, fl);
+        // (store16x16's saturating conversion, masked)
+        _mm512_mask_cvtsepi32_storeu_epi16(value + j, l.m, v);
+        _mm512_mask_cvtsepi32_storeu_epi16(filtered + j, l.m, fl);
     }
-#endif
+#else
+    const __m256i round = _mm256_set1_epi32(theta == 2 ? 65535 : 16384);
+    const __m256i f = _mm256_set1_epi32(rf);
+    const __m256i by30 = _mm256_set1_epi32(4369), r12 = _mm256_set1_epi32(2048);
     for (; j + 8 <= end; j += 8) {
         const __m256i d = _mm256_sra_epi32(_mm256_add_epi32(_mm256_mullo_epi32(load8x16(src + j), f), round), sh);
         __m256i v, fl;
@@ -561,6 +594,7 @@ static void csf0(const int16_t* src, int16_t* value, int16_t* filtered, int begi
         store8x16(filtered + j, fl);
     }
     if (j < end) row_kernels_c().csf0(src, value, filtered, j, end, rf, theta, lane);
+#endif
 }
 
 // ---------------------------------------------------------------- CM -----
@@ -608,6 +642,7 @@ static void col_sums8(const Row3<const T> flt[3], int j, int x0, int x1, int32_t
     }
 }
 
+#if !defined(__AVX512F__)   // (the AVX-512 build masks its last block instead)
 static void cm0(Row3<const int16_t> csf, const Row3<const int16_t> flt[3], Row3<const int16_t> src, int begin, int end,
                 Lane lane, const Scale0Consts& k, int64_t sums[3]) {
     const int sub[3] = {10, 10, 12};
@@ -646,12 +681,13 @@ static void cm0(Row3<const int16_t> csf, const Row3<const int16_t> flt[3], Row3<
         sums[t] = static_cast<int64_t>(static_cast<uint64_t>(sums[t]) + Vec256::sum64(acc[t]));
     if (j < end) row_kernels_c().cm0(csf, flt, src, j, end, lane, k, sums);
 }
+#endif
 
 #if defined(__AVX512F__)
-// cm_terms for 16 elements.
+// cm_terms for 16 elements; the lanes outside l add nothing.
 static inline __m512i cm_terms16(__m512i x, __m512i thr_s, __m512i add_sq, int shift_sq, __m512i add_cub,
-                                 int shift_cub, bool logical, __m512i acc) {
-    const __m512i d = _mm512_max_epi32(_mm512_sub_epi32(_mm512_abs_epi32(x), thr_s), _mm512_setzero_si512());
+                                 int shift_cub, bool logical, __m512i acc, const Lanes16& l = {}) {
+    const __m512i d = _mm512_maskz_max_epi32(l.m, _mm512_sub_epi32(_mm512_abs_epi32(x), thr_s), _mm512_setzero_si512());
     const __m512i dodd = _mm512_srli_epi64(d, 32);
     const __m512i sqe = _mm512_srli_epi64(_mm512_add_epi64(_mm512_mul_epi32(d, d), add_sq), shift_sq);
     const __m512i sqo = _mm512_srli_epi64(_mm512_add_epi64(_mm512_mul_epi32(dodd, dodd), add_sq), shift_sq);
@@ -660,11 +696,13 @@ static inline __m512i cm_terms16(__m512i x, __m512i thr_s, __m512i add_sq, int s
     // below 2^29 both shifts agree (see cm_terms)
     if (!logical) logical = _mm512_test_epi32_mask(d, _mm512_set1_epi32(~((1 << 29) - 1))) == 0;
     if (logical)
-        return _mm512_add_epi64(acc, _mm512_add_epi64(_mm512_srli_epi64(pe, shift_cub), _mm512_srli_epi64(po, shift_cub)));
-    return _mm512_add_epi64(acc, _mm512_add_epi64(_mm512_srai_epi64(pe, shift_cub), _mm512_srai_epi64(po, shift_cub)));
+        return _mm512_add_epi64(acc, _mm512_add_epi64(_mm512_maskz_srli_epi64(l.even, pe, static_cast<unsigned>(shift_cub)),
+                                                      _mm512_maskz_srli_epi64(l.odd, po, static_cast<unsigned>(shift_cub))));
+    return _mm512_add_epi64(acc, _mm512_add_epi64(_mm512_maskz_srai_epi64(l.even, pe, static_cast<unsigned>(shift_cub)),
+                                                  _mm512_maskz_srai_epi64(l.odd, po, static_cast<unsigned>(shift_cub))));
 }
 
-// cm0 on 16 columns at a time; what is left goes to cm0.
+// cm0 on 16 columns at a time, the last block masked.
 static void cm0_avx512(Row3<const int16_t> csf, const Row3<const int16_t> flt[3], Row3<const int16_t> src, int begin,
                        int end, Lane lane, const Scale0Consts& k, int64_t sums[3]) {
     const int sub[3] = {10, 10, 12};
@@ -674,45 +712,45 @@ static void cm0_avx512(Row3<const int16_t> csf, const Row3<const int16_t> flt[3]
                                 _mm512_set1_epi64(k.add_cub[2])};
     const __m512i by15 = _mm512_set1_epi32(8738), r12 = _mm512_set1_epi32(2048);
     __m512i acc[3] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
-    // column sums as in cm0, 16 at a time and the last ones 8 at a time, so
-    // that no row is read further than cm0 reads it
-    alignas(64) int32_t col[kChunk + 16], mid[kChunk + 16];
-    int j = begin;
-    while (j + 16 <= end) {
-        const int n = (end - j) / 16 * 16 < kChunk ? (end - j) / 16 * 16 : kChunk;  // outputs [j, j + n)
-        int x = 0;
-        for (; x + 16 <= n; x += 16) {  // columns j - 1 + x
+    // column sums as in cm0, of exactly the columns [j - 1, j + n + 1)
+    // (the loads past them masked); the sums past them are never added
+    alignas(64) int32_t col[kChunk + 32], mid[kChunk + 32];
+    for (int j = begin; j < end;) {
+        const int n = end - j < kChunk ? end - j : kChunk;  // outputs [j, j + n)
+        for (int x = 0; x < n + 2; x += 16) {  // columns j - 1 + x
+            const Lanes16 l = first_lanes(n + 2 - x);
             __m512i c = _mm512_setzero_si512(), m = _mm512_setzero_si512();
             for (int t = 0; t < 3; ++t) {
                 const int o = j - 1 + x;
-                const __m512i fm = load16x16(flt[1].p[t] + o);
+                const __m512i fm = load16x16(flt[1].p[t] + o, l);
                 m = _mm512_add_epi32(m, fm);
-                c = _mm512_add_epi32(c, _mm512_add_epi32(fm, _mm512_add_epi32(load16x16(flt[0].p[t] + o),
-                                                                              load16x16(flt[2].p[t] + o))));
+                c = _mm512_add_epi32(c, _mm512_add_epi32(fm, _mm512_add_epi32(load16x16(flt[0].p[t] + o, l),
+                                                                              load16x16(flt[2].p[t] + o, l))));
             }
             _mm512_store_si512(col + x, c);
             _mm512_store_si512(mid + x, m);
         }
-        col_sums8(flt, j, x, n + 2, col, mid);
-        for (x = 0; x < n; x += 16, j += 16) {
+        for (int x = 0; x < n; x += 16) {
+            const Lanes16 l = first_lanes(n - x);
+            const int jx = j + x;
             __m512i thr = _mm512_add_epi32(_mm512_loadu_si512(col + x), _mm512_loadu_si512(col + x + 2));
             thr = _mm512_add_epi32(thr, _mm512_sub_epi32(_mm512_loadu_si512(col + x + 1), _mm512_loadu_si512(mid + x + 1)));
             for (int t = 0; t < 3; ++t) {
                 __m512i c = _mm512_srai_epi32(
-                    _mm512_add_epi32(_mm512_mullo_epi32(by15, _mm512_abs_epi32(load16x16(csf.p[t] + j))), r12), 12);
+                    _mm512_add_epi32(_mm512_mullo_epi32(by15, _mm512_abs_epi32(load16x16(csf.p[t] + jx, l))), r12), 12);
                 if (lane == Lane::scalar) c = trunc16x16(c);
                 thr = _mm512_add_epi32(thr, c);
             }
             for (int t = 0; t < 3; ++t) {
-                const __m512i xv = _mm512_mullo_epi32(load16x16(src.p[t] + j), _mm512_set1_epi32(k.rf[t]));
+                const __m512i xv = _mm512_mullo_epi32(load16x16(src.p[t] + jx, l), _mm512_set1_epi32(k.rf[t]));
                 acc[t] = cm_terms16(xv, _mm512_slli_epi32(thr, static_cast<unsigned>(sub[t])), add_sq[t], shift_sq[t],
-                                    add_cub[t], k.shift_cub[t], lane == Lane::avx2, acc[t]);
+                                    add_cub[t], k.shift_cub[t], lane == Lane::avx2, acc[t], l);
             }
         }
+        j += n;
     }
     for (int t = 0; t < 3; ++t)
         sums[t] = static_cast<int64_t>(static_cast<uint64_t>(sums[t]) + Vec512::sum64(acc[t]));
-    if (j < end) cm0(csf, flt, src, j, end, lane, k, sums);
 }
 #endif
 
@@ -919,6 +957,7 @@ static inline __m256i angle123(__m256i ot, __m256i om, __m256i tm, __m256d c, bo
     return _mm256_castpd_si256(m);
 }
 
+#if !defined(__AVX512F__)   // (the AVX-512 build has decouple123_avx512)
 // The same in scalar code, for lanes past 2^51.
 static bool angle_scalar(int32_t oh, int32_t ov, int32_t th, int32_t tv, float c) {
     const int64_t ot = static_cast<int64_t>(static_cast<uint64_t>(int64_t{oh} * th) + static_cast<uint64_t>(int64_t{ov} * tv));
@@ -1013,11 +1052,13 @@ static void decouple123(Row3<const int32_t> ref, Row3<const int32_t> dis, Row3<i
     }
     if (j < end) row_kernels_c().decouple123(ref, dis, r, a, j, end, round_first, k);
 }
+#endif
 
 #if defined(__AVX512F__)
 // decouple123_orient for 8 elements in 64-bit lanes.
 static inline void decouple123_orient8(__m256i o32, __m256i t32, __mmask8 angle, bool round_first,
-                                       const Scale123Consts& k, __m512d gain, int32_t* r_out, int32_t* a_out) {
+                                       const Scale123Consts& k, __m512d gain, int32_t* r_out, int32_t* a_out,
+                                       __mmask8 lanes) {
     const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi64(1);
     const __m512i o = _mm512_cvtepi32_epi64(o32), t = _mm512_cvtepi32_epi64(t32);
     const __m512i mag = _mm512_cvtepu32_epi64(_mm256_abs_epi32(o32));  // |INT32_MIN| = 2^31
@@ -1057,17 +1098,17 @@ static inline void decouple123_orient8(__m256i o32, __m256i t32, __mmask8 angle,
         const __m256i mn = _mm512_cvttpd_epi32(_mm512_min_pd(g, td)), mx = _mm512_cvttpd_epi32(_mm512_max_pd(g, td));
         rst = _mm256_mask_mov_epi32(rst, any, _mm256_mask_blend_epi32(pos, mx, mn));
     }
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(r_out), rst);
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(a_out), _mm256_sub_epi32(t32, rst));
+    _mm256_mask_storeu_epi32(r_out, lanes, rst);
+    _mm256_mask_storeu_epi32(a_out, lanes, _mm256_sub_epi32(t32, rst));
 }
 
 static void decouple123_avx512(Row3<const int32_t> ref, Row3<const int32_t> dis, Row3<int32_t> r, Row3<int32_t> a,
                                int begin, int end, bool round_first, const Scale123Consts& k) {
     const __m512d gain = _mm512_set1_pd(k.gain_limit);
     const __m512d c = _mm512_set1_pd(static_cast<double>(k.cos_1deg_sq));
-    const auto load8 = [](const int32_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); };
-    int j = begin;
-    for (; j + 8 <= end; j += 8) {
+    for (int j = begin; j < end; j += 8) {   // the last block masked
+        const __mmask8 lanes = static_cast<__mmask8>(end - j >= 8 ? 0xff : (1u << (end - j)) - 1);
+        const auto load8 = [lanes](const int32_t* p) { return _mm256_maskz_loadu_epi32(lanes, p); };
         const __m512i oh = _mm512_cvtepi32_epi64(load8(ref.p[0] + j)), ov = _mm512_cvtepi32_epi64(load8(ref.p[1] + j));
         const __m512i th = _mm512_cvtepi32_epi64(load8(dis.p[0] + j)), tv = _mm512_cvtepi32_epi64(load8(dis.p[1] + j));
         // the 64-bit sums (wrapping as libvmaf's), each to float rounded once, as (float) of an int64
@@ -1077,12 +1118,36 @@ static void decouple123_avx512(Row3<const int32_t> ref, Row3<const int32_t> dis,
         const __mmask8 angle = angle8(_mm512_cvtepi64_ps(ot), _mm512_cvtepi64_ps(om), _mm512_cvtepi64_ps(tm), c, false);
         for (int t = 0; t < 3; ++t)
             decouple123_orient8(load8(ref.p[t] + j), load8(dis.p[t] + j), angle, round_first, k, gain, r.p[t] + j,
-                                a.p[t] + j);
+                                a.p[t] + j, lanes);
     }
-    if (j < end) decouple123(ref, dis, r, a, j, end, round_first, k);
 }
 #endif
 
+#if defined(__AVX512F__)
+// den123 on 16 columns at a time (8 even and 8 odd in 64-bit lanes), the
+// last block masked.
+static void den123_avx512(Row3<const int32_t> ref, int begin, int end, const Scale123Consts& k, uint64_t sums[3]) {
+    const __m512i add_sq = _mm512_set1_epi64(int64_t{1} << k.den_shift_sq);
+    const __m512i add_cub = _mm512_set1_epi64(static_cast<int64_t>(k.den_add_cub));
+    const __m128i ssq = _mm_cvtsi32_si128(k.den_shift_sq), scub = _mm_cvtsi32_si128(k.den_shift_cub);
+    // |v|^3 with the two rounding shifts, for the magnitudes in the low halves of m (vpmuludq reads no other bits)
+    const auto term = [&](__m512i m, __mmask8 lanes) {
+        const __m512i q = _mm512_srl_epi64(_mm512_add_epi64(_mm512_mul_epu32(m, m), add_sq), ssq);   // < 2^33
+        const __m512i p = _mm512_add_epi64(_mm512_mul_epu32(q, m), _mm512_slli_epi64(_mm512_mul_epu32(_mm512_srli_epi64(q, 32), m), 32));
+        return _mm512_maskz_srl_epi64(lanes, _mm512_add_epi64(p, add_cub), scub);
+    };
+    for (int t = 0; t < 3; ++t) {
+        __m512i acc = _mm512_setzero_si512();
+        for (int j = begin; j < end; j += 16) {
+            const Lanes16 l = first_lanes(end - j);
+            const __m512i mag = _mm512_abs_epi32(_mm512_maskz_loadu_epi32(l.m, ref.p[t] + j));   // |INT32_MIN| read unsigned: 2^31
+            acc = _mm512_add_epi64(acc, _mm512_add_epi64(term(mag, l.even),
+                                                         term(_mm512_srli_epi64(mag, 32), l.odd)));
+        }
+        sums[t] += Vec512::sum64(acc);
+    }
+}
+#else
 static void den123(Row3<const int32_t> ref, int begin, int end, const Scale123Consts& k, uint64_t sums[3]) {
     const __m256i add_sq = _mm256_set1_epi64x(int64_t{1} << k.den_shift_sq);
     const __m256i add_cub = _mm256_set1_epi64x(static_cast<int64_t>(k.den_add_cub));
@@ -1100,6 +1165,7 @@ static void den123(Row3<const int32_t> ref, int begin, int end, const Scale123Co
     }
     if (j < end) row_kernels_c().den123(ref, j, end, k, sums);
 }
+#endif
 
 // Low 32 bits of (s * rf + 2^27) >> 28 for 8 int32 s (bits 28..59 of the
 // exact product: the logical shift gives them too).
@@ -1115,6 +1181,7 @@ static inline __m256i times_factor_low32(__m256i s, Factor f) {
                               _mm256_slli_epi64(_mm256_srli_epi64(_mm256_add_epi64(po, r), 28), 32), 0xAA);
 }
 
+#if !defined(__AVX512F__)   // (the AVX-512 build has csf123_avx512)
 static void csf123(const int32_t* src, int32_t* value, int32_t* filtered, int begin, int end, int64_t rf) {
     const Factor f = factor(rf);
     const __m256i by30 = _mm256_set1_epi64x(143165577), rnd = _mm256_set1_epi64x(-(int64_t{1} << 31));
@@ -1130,6 +1197,7 @@ static void csf123(const int32_t* src, int32_t* value, int32_t* filtered, int be
     }
     if (j < end) row_kernels_c().csf123(src, value, filtered, j, end, rf);
 }
+#endif
 
 // Exact masking terms of 4 columns (64-bit lanes): x the csf'd coefficients,
 // thr the thresholds, as each lane kind evaluates them.
@@ -1237,27 +1305,26 @@ static inline __m512i times_factor_low32_16(__m512i s, __m512i fmag, __m512i fsi
                                    _mm512_slli_epi64(_mm512_add_epi64(po, r), 4));
 }
 
-// csf123 on 16 columns at a time; what is left goes to csf123.
+// csf123 on 16 columns at a time, the last block masked.
 static void csf123_avx512(const int32_t* src, int32_t* value, int32_t* filtered, int begin, int end, int64_t rf) {
     const uint64_t mag = static_cast<uint64_t>(rf < 0 ? -rf : rf);
     const __m512i fmag = _mm512_set1_epi64(static_cast<int64_t>(mag)), fsign = _mm512_set1_epi32(rf < 0 ? -1 : 0);
     const __m512i by30 = _mm512_set1_epi64(143165577), rnd = _mm512_set1_epi64(-(int64_t{1} << 31));
-    int j = begin;
-    for (; j + 16 <= end; j += 16) {
-        const __m512i v = times_factor_low32_16(_mm512_loadu_si512(src + j), fmag, fsign);
+    for (int j = begin; j < end; j += 16) {
+        const __mmask16 lanes = first_lanes(end - j).m;
+        const __m512i v = times_factor_low32_16(_mm512_maskz_loadu_epi32(lanes, src + j), fmag, fsign);
         // (|v| * 2^32/30 - 2^31) >> 32: the high halves; |v| as libvmaf's abs (INT32_MIN stays)
         const __m512i m = _mm512_abs_epi32(v);
         const __m512i pe = _mm512_add_epi64(_mm512_mul_epi32(m, by30), rnd);
         const __m512i po = _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(m, 32), by30), rnd);
-        _mm512_storeu_si512(value + j, v);
-        _mm512_storeu_si512(filtered + j, _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(pe, 32), po));
+        _mm512_mask_storeu_epi32(value + j, lanes, v);
+        _mm512_mask_storeu_epi32(filtered + j, lanes, _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(pe, 32), po));
     }
-    if (j < end) csf123(src, value, filtered, j, end, rf);
 }
 
-// cm123 on 16 columns at a time, in 32-bit lanes where that is exact (as
-// cm123's eight-column fast path, which every lane kind agrees on); blocks
-// of 16 that fall outside it, and what is left at the end, go to cm123.
+// cm123 on 16 columns at a time (the last block masked), in 32-bit lanes
+// where that is exact (as cm123's eight-column fast path, which every lane
+// kind agrees on); blocks that fall outside it go to cm123.
 //  - The threshold in int32: its 24 filtered values lie in
 //    [-71582789, 71582788] and its three centre terms in
 //    [-143165577, 143165576], so the true sum lies in [-2^31 - 19, 2^31):
@@ -1278,52 +1345,53 @@ static void cm123_avx512(Row3<const int32_t> csf, const Row3<const int32_t> flt[
     }
     const __m512i fast_top = _mm512_set1_epi32(1 << 30), bias64 = _mm512_set1_epi32(64);
     __m512i acc[3] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
-    alignas(64) int32_t col[kChunk + 16], mid[kChunk + 16];
-    int j = begin;
-    while (j + 16 <= end) {
-        const int n = (end - j) / 16 * 16 < kChunk ? (end - j) / 16 * 16 : kChunk;  // outputs [j, j + n)
-        int x = 0;
-        for (; x + 16 <= n; x += 16) {  // columns j - 1 + x
-            __m512i c = _mm512_setzero_si512(), m = _mm512_setzero_si512();
+    // column sums of exactly the columns [j - 1, j + n + 1), as in cm0_avx512
+    alignas(64) int32_t col[kChunk + 32], mid[kChunk + 32];
+    for (int j = begin; j < end;) {
+        const int n = end - j < kChunk ? end - j : kChunk;  // outputs [j, j + n)
+        for (int x = 0; x < n + 2; x += 16) {  // columns j - 1 + x
+            const __mmask16 m = first_lanes(n + 2 - x).m;
+            __m512i c = _mm512_setzero_si512(), mm = _mm512_setzero_si512();
             for (int t = 0; t < 3; ++t) {
                 const int o = j - 1 + x;
-                const __m512i fm = _mm512_loadu_si512(flt[1].p[t] + o);
-                m = _mm512_add_epi32(m, fm);
-                c = _mm512_add_epi32(c, _mm512_add_epi32(fm, _mm512_add_epi32(_mm512_loadu_si512(flt[0].p[t] + o),
-                                                                              _mm512_loadu_si512(flt[2].p[t] + o))));
+                const __m512i fm = _mm512_maskz_loadu_epi32(m, flt[1].p[t] + o);
+                mm = _mm512_add_epi32(mm, fm);
+                c = _mm512_add_epi32(c, _mm512_add_epi32(fm, _mm512_add_epi32(_mm512_maskz_loadu_epi32(m, flt[0].p[t] + o),
+                                                                              _mm512_maskz_loadu_epi32(m, flt[2].p[t] + o))));
             }
             _mm512_store_si512(col + x, c);
-            _mm512_store_si512(mid + x, m);
+            _mm512_store_si512(mid + x, mm);
         }
-        col_sums8(flt, j, x, n + 2, col, mid);
-        for (x = 0; x < n; x += 16, j += 16) {
+        for (int x = 0; x < n; x += 16) {
+            const Lanes16 l = first_lanes(n - x);
+            const int jx = j + x;
             __m512i thr = _mm512_add_epi32(_mm512_loadu_si512(col + x), _mm512_loadu_si512(col + x + 2));
             thr = _mm512_add_epi32(thr, _mm512_sub_epi32(_mm512_loadu_si512(col + x + 1), _mm512_loadu_si512(mid + x + 1)));
             for (int t = 0; t < 3; ++t) {
                 // (|c| * 2^32/15 - 2^31) >> 32: the high halves
-                const __m512i a = _mm512_abs_epi32(_mm512_loadu_si512(csf.p[t] + j));
+                const __m512i a = _mm512_abs_epi32(_mm512_maskz_loadu_epi32(l.m, csf.p[t] + jx));
                 const __m512i pe = _mm512_add_epi64(_mm512_mul_epi32(a, by15), rnd);
                 const __m512i po = _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(a, 32), by15), rnd);
                 thr = _mm512_add_epi32(thr, _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(pe, 32), po));
             }
-            __mmask16 fast = _mm512_cmplt_epu32_mask(_mm512_add_epi32(thr, bias64), fast_top);
+            __mmask16 fast = _mm512_mask_cmplt_epu32_mask(l.m, _mm512_add_epi32(thr, bias64), fast_top);
             __m512i s[3];
             for (int t = 0; t < 3; ++t) {
-                s[t] = _mm512_loadu_si512(src.p[t] + j);
+                s[t] = _mm512_maskz_loadu_epi32(l.m, src.p[t] + jx);
                 fast &= _mm512_cmple_epu32_mask(_mm512_abs_epi32(s[t]), lim[t]);
             }
-            if (fast != 0xffff) {
-                cm123(csf, flt, src, j, j + 16, lane, k, sums);
+            if (fast != l.m) {
+                cm123(csf, flt, src, jx, jx + (n - x < 16 ? n - x : 16), lane, k, sums);
                 continue;
             }
             for (int t = 0; t < 3; ++t)
                 acc[t] = cm_terms16(times_factor_low32_16(s[t], fmag[t], fsign[t]), thr, add_sq, 30, add_cub,
-                                    k.shift_cub, true, acc[t]);   // all positive here
+                                    k.shift_cub, true, acc[t], l);   // all positive here
         }
+        j += n;
     }
     for (int t = 0; t < 3; ++t)
         sums[t] = static_cast<int64_t>(static_cast<uint64_t>(sums[t]) + Vec512::sum64(acc[t]));
-    if (j < end) cm123(csf, flt, src, j, end, lane, k, sums);
 }
 #endif
 
@@ -1335,7 +1403,7 @@ static void cm123_avx512(Row3<const int32_t> csf, const Row3<const int32_t> flt[
 const RowKernels* SPEEDQA_ADM_ROW_KERNELS() {
 #if defined(__AVX512F__)
     static const RowKernels k{dwt0_8,  dwt0_16,            decouple0_avx512, den0,   csf0, cm0_avx512,
-                              dwt123, decouple123_avx512, den123,           csf123_avx512, cm123_avx512};
+                              dwt123, decouple123_avx512, den123_avx512,    csf123_avx512, cm123_avx512};
 #else
     static const RowKernels k{dwt0_8, dwt0_16, decouple0, den0, csf0, cm0, dwt123, decouple123, den123, csf123, cm123};
 #endif
