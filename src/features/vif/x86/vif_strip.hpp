@@ -305,9 +305,19 @@ private:
     template <const Terms& TT, int Q0, int N>
     static void vsums(const int32_t* const* pairs, ptrdiff_t o, vi (&z)[kPlanes][2]) {
         vi acc[N][2];
-        for (int q = 0; q < N; q++) acc[q][0] = acc[q][1] = V::zero();
+        {   // the first term starts the sums (no zeroed registers to add to)
+            const vi c = coef<TT>(0);
+            const int32_t* src = pairs[TT.t[0].pair] + o + Q0 * kSpan;
+#pragma GCC unroll 8
+            for (int q = 0; q < N; q++) {
+                acc[q][0] = V::madd(V::ld(src + q * kSpan), c);
+                acc[q][1] = V::madd(V::ld(src + q * kSpan + B / 2), c);
+                V::keep(acc[q][0]);
+                V::keep(acc[q][1]);
+            }
+        }
 #pragma GCC unroll 16
-        for (int t = 0; t < TT.n; t++) {
+        for (int t = 1; t < TT.n; t++) {
             const vi c = coef<TT>(t);
             const int32_t* src = pairs[TT.t[t].pair] + o + Q0 * kSpan;
 #pragma GCC unroll 8
@@ -331,10 +341,23 @@ private:
     template <const Terms& TT, int Q0, int N, bool Odd = true>
     static void hsums(const int16_t* src, vi (&v)[kPlanes][2]) {
         vi even[N], odd[N];
-        for (int q = 0; q < N; q++) even[q] = odd[q] = V::zero();
         src += Q0 * kRowLen;
+        {   // the first term starts the sums
+            const vi c = coef<TT>(0);
+            const int16_t* p = src + 2 * TT.t[0].pair;
+#pragma GCC unroll 8
+            for (int q = 0; q < N; q++) {
+                even[q] = V::madd(V::ld(p + q * kRowLen), c);
+                V::keep(even[q]);
+                odd[q] = V::zero();
+                if constexpr (Odd) {
+                    odd[q] = V::madd(V::ld(p + q * kRowLen + 1), c);
+                    V::keep(odd[q]);
+                }
+            }
+        }
 #pragma GCC unroll 16
-        for (int t = 0; t < TT.n; t++) {
+        for (int t = 1; t < TT.n; t++) {
             const vi c = coef<TT>(t);
             const int16_t* p = src + 2 * TT.t[t].pair;
 #pragma GCC unroll 8
