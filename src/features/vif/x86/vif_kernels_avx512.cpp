@@ -70,12 +70,16 @@ struct V512 : Vec512Vnni {
         vi log2_biased(__m512d v) const {
             const vi bits = _mm512_castpd_si512(v);
             const vi m = _mm512_and_si512(_mm512_srli_epi64(bits, 37), _mm512_set1_epi64(0x7fff));
-            const vi exponent_part = _mm512_slli_epi64(_mm512_srli_epi64(bits, 52), 11);
             if (t_.bytes) {
-                const __m256i t = _mm256_and_si256(_mm512_i64gather_epi32(m, t_.bytes, 1), _mm256_set1_epi32(0xff));
-                const vi chord = _mm512_add_epi64(_mm512_srli_epi64(m, 4), _mm512_set1_epi64(Log2Bytes::chord(0)));
-                return _mm512_add_epi64(_mm512_add_epi64(_mm512_cvtepu32_epi64(t), chord), exponent_part);
+                // the byte at m (8 read, one kept: no widening afterwards), plus
+                // 2048 (biased exponent) + (m >> 4), which are the double's bits
+                // from its exponent down to the mantissa's top 11 (v > 0), plus
+                // the chord's constant
+                const vi t = _mm512_and_si512(_mm512_i64gather_epi64(m, t_.bytes, 1), _mm512_set1_epi64(0xff));
+                return _mm512_add_epi64(_mm512_add_epi64(t, _mm512_srli_epi64(bits, 41)),
+                                        _mm512_set1_epi64(Log2Bytes::chord(0)));
             }
+            const vi exponent_part = _mm512_slli_epi64(_mm512_srli_epi64(bits, 52), 11);
             const vi idx = _mm512_or_si512(m, _mm512_set1_epi64(0x8000));
             const __m256i t = _mm256_and_si256(_mm512_i64gather_epi32(idx, t_.table, 2), _mm256_set1_epi32(0xffff));
             return _mm512_add_epi64(_mm512_cvtepu32_epi64(t), exponent_part);

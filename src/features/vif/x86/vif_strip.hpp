@@ -107,7 +107,7 @@ struct Log2Bytes {
     static constexpr int kEntries = 32768;
     // The chord at m: 2048 log2(2^15) + m / 16, rounded down.
     static constexpr int chord(int m) { return 30720 + (m >> 4); }
-    std::unique_ptr<uint8_t[]> b{new uint8_t[kEntries + 3]()};  // (+3: 32-bit gathers at the last entries)
+    std::unique_ptr<uint8_t[]> b{new uint8_t[kEntries + 7]()};  // (+7: 64-bit gathers at the last entries)
     const uint16_t* from = nullptr;
     bool fits = false;
 
@@ -144,7 +144,7 @@ struct Layout {
     // (whole cache lines, so that every plane starts at one)
     static constexpr int kRowLen = (kLead + kSpan + kBlock + kPad + 31) / 32 * 32;
     static constexpr size_t kScratchBytes = kRingSlots * kPlanes * kSpan * sizeof(int32_t) +
-                                            kPlanes * kRowLen * sizeof(int16_t) + Log2Bytes::kEntries + 3;
+                                            kPlanes * kRowLen * sizeof(int16_t) + Log2Bytes::kEntries + 7;
 };
 
 // Zeroed memory for n values of T at a cache line's start, so that the
