@@ -6,6 +6,8 @@
 #                      straightforward full-frame path)
 #   vmaf               libvmaf master's command, built by hand outside the repository
 # all with the same --threads. Prints a markdown table with the ratios.
+# speedqa and vmaf run in turns (ROUNDS rounds, default 5, best of each), so
+# that the load of a shared machine moves both sides of a ratio alike.
 #
 #   SPEEDQA_VMAF_BIN=/path/to/vmaf tools/bench_models.sh [build-dir] [threads] [sizes]
 #
@@ -52,6 +54,29 @@ time_ms() {
   printf '%.2f' "$best"
 }
 
+# ms per frame of two commands' wall times, best of ROUNDS each, the two
+# run one after the other in every round (which goes first alternates), so
+# that a change in the machine's load reaches both: prints "A B", or
+# "failed" when either fails. The commands are given as two arrays' names.
+ROUNDS=${ROUNDS:-5}
+time_pair_ms() {
+  local n=$1 a=$2 b=$3 best_a=1e99 best_b=1e99 r
+  local -n cmd_a=$a cmd_b=$b
+  for ((r = 0; r < ROUNDS; r++)); do
+    local first=a second=b t0 t1 t2
+    ((r % 2)) && first=b second=a
+    for side in $first $second; do
+      t0=$(date +%s.%N)
+      if [ $side = a ]; then "${cmd_a[@]}" >/dev/null 2>&1 || { echo failed; return; }
+      else "${cmd_b[@]}" >/dev/null 2>&1 || { echo failed; return; }; fi
+      t1=$(date +%s.%N)
+      if [ $side = a ]; then best_a=$(awk -v a="$t0" -v b="$t1" -v n="$n" -v c="$best_a" 'BEGIN{m=(b-a)*1000/n; print (m<c)?m:c}')
+      else best_b=$(awk -v a="$t0" -v b="$t1" -v n="$n" -v c="$best_b" 'BEGIN{m=(b-a)*1000/n; print (m<c)?m:c}'); fi
+    done
+  done
+  printf '%.2f %.2f' "$best_a" "$best_b"
+}
+
 cases=(
   "adm|--no_prediction --feature adm=adm_csf_mode=2:adm_dlm_weight=0.7:adm_enhn_gain_limit=1:adm_min_val=0.5:adm_noise_weight=0.02:adm_norm_view_dist=3:adm_ref_display_height=1080"
   "vif|--no_prediction --feature vif"
@@ -86,16 +111,19 @@ for sz in ${sizes//,/ }; do
   for c in "${cases[@]}"; do
     name=${c%%|*} args=${c#*|}
     # the reference path of SpEED is slow: a quarter of the frames
-    ours=$(time_ms "$n" $speedqa $io $args --json -o "$work/out.json")
+    ours_cmd=($speedqa $io $args --json -o "$work/out.json")
     nref=$(( n / 4 > 4 ? n / 4 : 4 ))
     ref=$(time_ms "$nref" $speedqa $io --frame_cnt "$nref" --backend cpu-reference $args --json -o "$work/ref.json")
     theirs=-
     ratio=-
     values=-
     if [ -n "$vmaf" ]; then
-      theirs=$(time_ms "$n" "$vmaf" $io $args --json -o "$work/vmaf.json")
+      theirs_cmd=("$vmaf" $io $args --json -o "$work/vmaf.json")
+      read -r ours theirs <<<"$(time_pair_ms "$n" ours_cmd theirs_cmd)"
       ratio=$(awk -v a="$theirs" -v b="$ours" 'BEGIN{printf "%.1fx", a/b}')
       values=$(same_values "$work/out.json" "$work/vmaf.json")
+    else
+      ours=$(time_ms "$n" "${ours_cmd[@]}")
     fi
     echo "| $size | $name | $ours | $ref | $theirs | $ratio | $values |"
   done
