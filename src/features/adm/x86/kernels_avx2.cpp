@@ -3,9 +3,12 @@
 // fill a vector and the mirrored edge columns go to the C functions.
 //
 // kernels_avx512.cpp builds this same file with the AVX-512 flags (as
-// row_kernels_avx512): the same 256-bit algorithms, where AVX-512VL has one
-// instruction for an operation AVX2 emulates (the helpers under
-// __AVX512VL__), and 32 vector registers.
+// row_kernels_avx512): 512-bit versions (under __AVX512F__) of most row
+// functions; the decoupling, denominator, CSF and masking rows end with a
+// masked block instead of the narrower and C code (the DWT rows still leave
+// their mirrored edge columns to C). Elsewhere the same 256-bit algorithms,
+// where AVX-512VL has one instruction for an operation AVX2 emulates (the
+// helpers under __AVX512VL__), and 32 vector registers.
 //
 // No std containers, templates or inline functions shared with other files
 // here (see tests/simd_objects_check.sh): everything is static.
