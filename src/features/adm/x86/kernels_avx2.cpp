@@ -705,6 +705,48 @@ static inline __m512i cm_terms16(__m512i x, __m512i thr_s, __m512i add_sq, int s
                                                   _mm512_maskz_srai_epi64(l.odd, po, static_cast<unsigned>(shift_cub))));
 }
 
+// 16 filtered values as int32 (scale 0's int16 widened), the lanes outside m 0.
+static inline __m512i load16_as32(const int16_t* p, __mmask16 m) { return _mm512_cvtepi16_epi32(_mm256_maskz_loadu_epi16(m, p)); }
+static inline __m512i load16_as32(const int32_t* p, __mmask16 m) { return _mm512_maskz_loadu_epi32(m, p); }
+
+// col_sums8 on 16 lanes, of exactly the columns [j - 1, j + n + 1) (the
+// loads past them masked; the sums stored past them are never added).
+template <class T>
+static void col_sums16(const Row3<const T> flt[3], int j, int n, int32_t* col, int32_t* mid) {
+    for (int x = 0; x < n + 2; x += 16) {  // columns j - 1 + x
+        const __mmask16 m = first_lanes(n + 2 - x).m;
+        __m512i c = _mm512_setzero_si512(), mm = _mm512_setzero_si512();
+        for (int t = 0; t < 3; ++t) {
+            const int o = j - 1 + x;
+            const __m512i fm = load16_as32(flt[1].p[t] + o, m);
+            mm = _mm512_add_epi32(mm, fm);
+            c = _mm512_add_epi32(c, _mm512_add_epi32(fm, _mm512_add_epi32(load16_as32(flt[0].p[t] + o, m),
+                                                                          load16_as32(flt[2].p[t] + o, m))));
+        }
+        _mm512_store_si512(col + x, c);
+        _mm512_store_si512(mid + x, mm);
+    }
+}
+
+// The masking's walk over the outputs [begin, end), 16 at a time (the
+// last block masked): block(j, lanes, sums) for outputs j .. j + 15, sums
+// the threshold's 3x3 sums of the filtered values less their middle ones,
+// from column sums made a chunk at a time.
+template <class T, class Block>
+static inline void masking_blocks16(const Row3<const T> flt[3], int begin, int end, Block block) {
+    alignas(64) int32_t col[kChunk + 32], mid[kChunk + 32];
+    for (int j = begin; j < end;) {
+        const int n = end - j < kChunk ? end - j : kChunk;  // outputs [j, j + n)
+        col_sums16(flt, j, n, col, mid);
+        for (int x = 0; x < n; x += 16) {
+            const __m512i sums = _mm512_add_epi32(_mm512_add_epi32(_mm512_loadu_si512(col + x), _mm512_loadu_si512(col + x + 2)),
+                                                  _mm512_sub_epi32(_mm512_loadu_si512(col + x + 1), _mm512_loadu_si512(mid + x + 1)));
+            block(j + x, first_lanes(n - x), sums);
+        }
+        j += n;
+    }
+}
+
 // cm0 on 16 columns at a time, the last block masked.
 static void cm0_avx512(Row3<const int16_t> csf, const Row3<const int16_t> flt[3], Row3<const int16_t> src, int begin,
                        int end, Lane lane, const Scale0Consts& k, int64_t sums[3]) {
@@ -715,43 +757,19 @@ static void cm0_avx512(Row3<const int16_t> csf, const Row3<const int16_t> flt[3]
                                 _mm512_set1_epi64(k.add_cub[2])};
     const __m512i by15 = _mm512_set1_epi32(8738), r12 = _mm512_set1_epi32(2048);
     __m512i acc[3] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
-    // column sums as in cm0, of exactly the columns [j - 1, j + n + 1)
-    // (the loads past them masked); the sums past them are never added
-    alignas(64) int32_t col[kChunk + 32], mid[kChunk + 32];
-    for (int j = begin; j < end;) {
-        const int n = end - j < kChunk ? end - j : kChunk;  // outputs [j, j + n)
-        for (int x = 0; x < n + 2; x += 16) {  // columns j - 1 + x
-            const Lanes16 l = first_lanes(n + 2 - x);
-            __m512i c = _mm512_setzero_si512(), m = _mm512_setzero_si512();
-            for (int t = 0; t < 3; ++t) {
-                const int o = j - 1 + x;
-                const __m512i fm = load16x16(flt[1].p[t] + o, l);
-                m = _mm512_add_epi32(m, fm);
-                c = _mm512_add_epi32(c, _mm512_add_epi32(fm, _mm512_add_epi32(load16x16(flt[0].p[t] + o, l),
-                                                                              load16x16(flt[2].p[t] + o, l))));
-            }
-            _mm512_store_si512(col + x, c);
-            _mm512_store_si512(mid + x, m);
+    masking_blocks16(flt, begin, end, [&](int jx, const Lanes16& l, __m512i thr) {
+        for (int t = 0; t < 3; ++t) {
+            __m512i c = _mm512_srai_epi32(
+                _mm512_add_epi32(_mm512_mullo_epi32(by15, _mm512_abs_epi32(load16x16(csf.p[t] + jx, l))), r12), 12);
+            if (lane == Lane::scalar) c = trunc16x16(c);
+            thr = _mm512_add_epi32(thr, c);
         }
-        for (int x = 0; x < n; x += 16) {
-            const Lanes16 l = first_lanes(n - x);
-            const int jx = j + x;
-            __m512i thr = _mm512_add_epi32(_mm512_loadu_si512(col + x), _mm512_loadu_si512(col + x + 2));
-            thr = _mm512_add_epi32(thr, _mm512_sub_epi32(_mm512_loadu_si512(col + x + 1), _mm512_loadu_si512(mid + x + 1)));
-            for (int t = 0; t < 3; ++t) {
-                __m512i c = _mm512_srai_epi32(
-                    _mm512_add_epi32(_mm512_mullo_epi32(by15, _mm512_abs_epi32(load16x16(csf.p[t] + jx, l))), r12), 12);
-                if (lane == Lane::scalar) c = trunc16x16(c);
-                thr = _mm512_add_epi32(thr, c);
-            }
-            for (int t = 0; t < 3; ++t) {
-                const __m512i xv = _mm512_mullo_epi32(load16x16(src.p[t] + jx, l), _mm512_set1_epi32(k.rf[t]));
-                acc[t] = cm_terms16(xv, _mm512_slli_epi32(thr, static_cast<unsigned>(sub[t])), add_sq[t], shift_sq[t],
-                                    add_cub[t], k.shift_cub[t], lane == Lane::avx2, acc[t], l);
-            }
+        for (int t = 0; t < 3; ++t) {
+            const __m512i xv = _mm512_mullo_epi32(load16x16(src.p[t] + jx, l), _mm512_set1_epi32(k.rf[t]));
+            acc[t] = cm_terms16(xv, _mm512_slli_epi32(thr, static_cast<unsigned>(sub[t])), add_sq[t], shift_sq[t],
+                                add_cub[t], k.shift_cub[t], lane == Lane::avx2, acc[t], l);
         }
-        j += n;
-    }
+    });
     for (int t = 0; t < 3; ++t)
         sums[t] = static_cast<int64_t>(static_cast<uint64_t>(sums[t]) + Vec512::sum64(acc[t]));
 }
@@ -1348,51 +1366,28 @@ static void cm123_avx512(Row3<const int32_t> csf, const Row3<const int32_t> flt[
     }
     const __m512i fast_top = _mm512_set1_epi32(1 << 30), bias64 = _mm512_set1_epi32(64);
     __m512i acc[3] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
-    // column sums of exactly the columns [j - 1, j + n + 1), as in cm0_avx512
-    alignas(64) int32_t col[kChunk + 32], mid[kChunk + 32];
-    for (int j = begin; j < end;) {
-        const int n = end - j < kChunk ? end - j : kChunk;  // outputs [j, j + n)
-        for (int x = 0; x < n + 2; x += 16) {  // columns j - 1 + x
-            const __mmask16 m = first_lanes(n + 2 - x).m;
-            __m512i c = _mm512_setzero_si512(), mm = _mm512_setzero_si512();
-            for (int t = 0; t < 3; ++t) {
-                const int o = j - 1 + x;
-                const __m512i fm = _mm512_maskz_loadu_epi32(m, flt[1].p[t] + o);
-                mm = _mm512_add_epi32(mm, fm);
-                c = _mm512_add_epi32(c, _mm512_add_epi32(fm, _mm512_add_epi32(_mm512_maskz_loadu_epi32(m, flt[0].p[t] + o),
-                                                                              _mm512_maskz_loadu_epi32(m, flt[2].p[t] + o))));
-            }
-            _mm512_store_si512(col + x, c);
-            _mm512_store_si512(mid + x, mm);
+    masking_blocks16(flt, begin, end, [&](int jx, const Lanes16& l, __m512i thr) {
+        for (int t = 0; t < 3; ++t) {
+            // (|c| * 2^32/15 - 2^31) >> 32: the high halves
+            const __m512i a = _mm512_abs_epi32(_mm512_maskz_loadu_epi32(l.m, csf.p[t] + jx));
+            const __m512i pe = _mm512_add_epi64(_mm512_mul_epi32(a, by15), rnd);
+            const __m512i po = _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(a, 32), by15), rnd);
+            thr = _mm512_add_epi32(thr, _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(pe, 32), po));
         }
-        for (int x = 0; x < n; x += 16) {
-            const Lanes16 l = first_lanes(n - x);
-            const int jx = j + x;
-            __m512i thr = _mm512_add_epi32(_mm512_loadu_si512(col + x), _mm512_loadu_si512(col + x + 2));
-            thr = _mm512_add_epi32(thr, _mm512_sub_epi32(_mm512_loadu_si512(col + x + 1), _mm512_loadu_si512(mid + x + 1)));
-            for (int t = 0; t < 3; ++t) {
-                // (|c| * 2^32/15 - 2^31) >> 32: the high halves
-                const __m512i a = _mm512_abs_epi32(_mm512_maskz_loadu_epi32(l.m, csf.p[t] + jx));
-                const __m512i pe = _mm512_add_epi64(_mm512_mul_epi32(a, by15), rnd);
-                const __m512i po = _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(a, 32), by15), rnd);
-                thr = _mm512_add_epi32(thr, _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(pe, 32), po));
-            }
-            __mmask16 fast = _mm512_mask_cmplt_epu32_mask(l.m, _mm512_add_epi32(thr, bias64), fast_top);
-            __m512i s[3];
-            for (int t = 0; t < 3; ++t) {
-                s[t] = _mm512_maskz_loadu_epi32(l.m, src.p[t] + jx);
-                fast &= _mm512_cmple_epu32_mask(_mm512_abs_epi32(s[t]), lim[t]);
-            }
-            if (fast != l.m) {
-                cm123(csf, flt, src, jx, jx + (n - x < 16 ? n - x : 16), lane, k, sums);
-                continue;
-            }
-            for (int t = 0; t < 3; ++t)
-                acc[t] = cm_terms16(times_factor_low32_16(s[t], fmag[t], fsign[t]), thr, add_sq, 30, add_cub,
-                                    k.shift_cub, true, acc[t], l);   // all positive here
+        __mmask16 fast = _mm512_mask_cmplt_epu32_mask(l.m, _mm512_add_epi32(thr, bias64), fast_top);
+        __m512i s[3];
+        for (int t = 0; t < 3; ++t) {
+            s[t] = _mm512_maskz_loadu_epi32(l.m, src.p[t] + jx);
+            fast &= _mm512_cmple_epu32_mask(_mm512_abs_epi32(s[t]), lim[t]);
         }
-        j += n;
-    }
+        if (fast != l.m) {   // (l.m: the block's first lanes)
+            cm123(csf, flt, src, jx, jx + __builtin_popcount(l.m), lane, k, sums);
+            return;
+        }
+        for (int t = 0; t < 3; ++t)
+            acc[t] = cm_terms16(times_factor_low32_16(s[t], fmag[t], fsign[t]), thr, add_sq, 30, add_cub,
+                                k.shift_cub, true, acc[t], l);   // all positive here
+    });
     for (int t = 0; t < 3; ++t)
         sums[t] = static_cast<int64_t>(static_cast<uint64_t>(sums[t]) + Vec512::sum64(acc[t]));
 }
