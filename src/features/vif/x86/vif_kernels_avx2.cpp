@@ -13,6 +13,14 @@ struct V256 : Vec256 {
     static vi bias16() { return _mm256_set1_epi16(static_cast<short>(0x8000)); }
     static vi mullo16(vi a, vi b) { return _mm256_mullo_epi16(a, b); }
     static vi mulhi16(vi a, vi b) { return _mm256_mulhi_epu16(a, b); }
+    // The first n (< kBlock) samples of a row as uint16, zeros after (not
+    // read): AVX2 has no masked loads of bytes or words, so a copy.
+    static vi load_first(const void* row, int n, bool bytes) {
+        alignas(32) uint16_t tmp[kBlock] = {};
+        for (int j = 0; j < n; j++)
+            tmp[j] = bytes ? static_cast<const uint8_t*>(row)[j] : static_cast<const uint16_t*>(row)[j];
+        return ld(tmp);
+    }
     // a value the compiler must hold in a register here
     static void keep(vi& v) { asm("" : "+x"(v)); }
 

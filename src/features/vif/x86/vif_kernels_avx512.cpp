@@ -15,6 +15,12 @@ struct V512 : Vec512Vnni {
     static vi bias16() { return _mm512_set1_epi16(static_cast<short>(0x8000)); }
     static vi mullo16(vi a, vi b) { return _mm512_mullo_epi16(a, b); }
     static vi mulhi16(vi a, vi b) { return _mm512_mulhi_epu16(a, b); }
+    // The first n (< kBlock) samples of a row as uint16, zeros after (not read).
+    static vi load_first(const void* row, int n, bool bytes) {
+        const __mmask32 m = static_cast<__mmask32>((1u << n) - 1);
+        if (bytes) return _mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(m, row));
+        return _mm512_maskz_loadu_epi16(m, row);
+    }
     // a value the compiler must hold in a register here (any of the 32)
     static void keep(vi& v) { asm("" : "+v"(v)); }
 

@@ -234,10 +234,8 @@ private:
             if (bytes_) return V::load_u8_16(static_cast<const uint8_t*>(row) + c);
             return V::ld(static_cast<const uint16_t*>(row) + c);
         }
-        alignas(64) uint16_t tmp[B] = {};
-        for (int j = c; j < col1_; j++)
-            tmp[j - c] = bytes_ ? static_cast<const uint8_t*>(row)[j] : static_cast<const uint16_t*>(row)[j];
-        return V::ld(tmp);
+        const int sample_bytes = bytes_ ? 1 : 2;
+        return V::load_first(static_cast<const char*>(row) + static_cast<ptrdiff_t>(c) * sample_bytes, col1_ - c, bytes_);
     }
 
     // Interleaves rows 2m and 2m + 1 of the strip's columns and forms the
