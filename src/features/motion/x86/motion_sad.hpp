@@ -82,7 +82,16 @@ struct Sad {
             if constexpr (Bytes) return V::load_u8_16(row + col);
             return V::ld(row + 2 * col);
         };
-        for (int j = 0; j + B <= w; j += B) V::st(out + j, V::sub16(load16(p, j), load16(c, j)));
+        constexpr int kSampleBytes = Bytes ? 1 : 2;
+        for (int j = 0; j + B <= w; j += B) {
+            // the first pass over these rows: the lines a page ahead (the
+            // hardware prefetcher follows a stream only within a page)
+            if ((j * kSampleBytes) % 64 == 0) {
+                _mm_prefetch(reinterpret_cast<const char*>(p) + j * kSampleBytes + 4096, _MM_HINT_T0);
+                _mm_prefetch(reinterpret_cast<const char*>(c) + j * kSampleBytes + 4096, _MM_HINT_T0);
+            }
+            V::st(out + j, V::sub16(load16(p, j), load16(c, j)));
+        }
     }
 
     // The vertical pass of one row for samples of at most 12 bits, each
