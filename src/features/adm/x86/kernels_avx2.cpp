@@ -51,9 +51,6 @@ static inline __m256i srai64(__m256i v, int s) {
 
 #if defined(__AVX512F__)
 // The same helpers on 16 lanes.
-static inline __m512i load16x16(const int16_t* p) {
-    return _mm512_cvtepi16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
-}
 static inline __m512i trunc16x16(__m512i v) { return _mm512_srai_epi32(_mm512_slli_epi32(v, 16), 16); }
 // 16 int32 to 16 int16, saturating as store8x16's pack does.
 static inline void store16x16(int16_t* p, __m512i v) {
@@ -78,10 +75,11 @@ static inline Lanes16 first_lanes(int count) {
     }
     return l;
 }
-// 16 int16 from p as int32; the lanes outside l 0 (and not read).
-static inline __m512i load16x16(const int16_t* p, const Lanes16& l) {
+// 16 values from p as int32 (int16 widened); the lanes outside l 0 (and not read).
+static inline __m512i load16_as32(const int16_t* p, const Lanes16& l) {
     return _mm512_cvtepi16_epi32(_mm256_maskz_loadu_epi16(l.m, p));
 }
+static inline __m512i load16_as32(const int32_t* p, const Lanes16& l) { return _mm512_maskz_loadu_epi32(l.m, p); }
 #endif
 
 constexpr int16_t kLo16[4] = {15826, 27411, 7345, -4240};
@@ -504,8 +502,8 @@ static void decouple0_avx512(Row3<const int16_t> ref, Row3<const int16_t> dis, R
     const __m512d gain = _mm512_set1_pd(k.gain_limit);
     for (int j = begin; j < end; j += 16) {   // the last block masked
         const Lanes16 l = first_lanes(end - j);
-        const __m512i oh = load16x16(ref.p[0] + j, l), ov = load16x16(ref.p[1] + j, l), od = load16x16(ref.p[2] + j, l);
-        const __m512i th = load16x16(dis.p[0] + j, l), tv = load16x16(dis.p[1] + j, l), td = load16x16(dis.p[2] + j, l);
+        const __m512i oh = load16_as32(ref.p[0] + j, l), ov = load16_as32(ref.p[1] + j, l), od = load16_as32(ref.p[2] + j, l);
+        const __m512i th = load16_as32(dis.p[0] + j, l), tv = load16_as32(dis.p[1] + j, l), td = load16_as32(dis.p[2] + j, l);
         const __m512i ot = _mm512_add_epi32(_mm512_mullo_epi32(oh, th), _mm512_mullo_epi32(ov, tv));
         const __m512i om = _mm512_add_epi32(_mm512_mullo_epi32(oh, oh), _mm512_mullo_epi32(ov, ov));
         const __m512i tm = _mm512_add_epi32(_mm512_mullo_epi32(th, th), _mm512_mullo_epi32(tv, tv));
@@ -528,7 +526,7 @@ static void den0(Row3<const int16_t> ref, int begin, int end, uint64_t sums[3]) 
     for (int t = 0; t < 3; ++t) {
         __m512i acc = _mm512_setzero_si512();
         for (int j = begin; j < end; j += 16) {   // the last block masked (its other lanes 0: they add 0)
-            const __m512i m = _mm512_abs_epi32(load16x16(ref.p[t] + j, first_lanes(end - j)));   // <= 2^15
+            const __m512i m = _mm512_abs_epi32(load16_as32(ref.p[t] + j, first_lanes(end - j)));   // <= 2^15
             const __m512i sq = _mm512_mullo_epi32(m, m);                                         // <= 2^30
             acc = _mm512_add_epi64(acc, _mm512_mul_epu32(sq, m));
             acc = _mm512_add_epi64(acc, _mm512_mul_epu32(_mm512_srli_epi64(sq, 32), _mm512_srli_epi64(m, 32)));
@@ -563,7 +561,7 @@ static void csf0(const int16_t* src, int16_t* value, int16_t* filtered, int begi
         const Lanes16 l = first_lanes(end - j);
         const __m512i B30 = _mm512_set1_epi32(4369), R12 = _mm512_set1_epi32(2048);
         const __m512i d = _mm512_sra_epi32(
-            _mm512_add_epi32(_mm512_mullo_epi32(load16x16(src + j, l), _mm512_set1_epi32(rf)), _mm512_set1_epi32(theta == 2 ? 65535 : 16384)),
+            _mm512_add_epi32(_mm512_mullo_epi32(load16_as32(src + j, l), _mm512_set1_epi32(rf)), _mm512_set1_epi32(theta == 2 ? 65535 : 16384)),
             sh);
         __m512i v, fl;
         if (lane == Lane::scalar) {
@@ -705,16 +703,12 @@ static inline __m512i cm_terms16(__m512i x, __m512i thr_s, __m512i add_sq, int s
                                                   _mm512_maskz_srai_epi64(l.odd, po, static_cast<unsigned>(shift_cub))));
 }
 
-// 16 filtered values as int32 (scale 0's int16 widened), the lanes outside m 0.
-static inline __m512i load16_as32(const int16_t* p, __mmask16 m) { return _mm512_cvtepi16_epi32(_mm256_maskz_loadu_epi16(m, p)); }
-static inline __m512i load16_as32(const int32_t* p, __mmask16 m) { return _mm512_maskz_loadu_epi32(m, p); }
-
 // col_sums8 on 16 lanes, of exactly the columns [j - 1, j + n + 1) (the
 // loads past them masked; the sums stored past them are never added).
 template <class T>
 static void col_sums16(const Row3<const T> flt[3], int j, int n, int32_t* col, int32_t* mid) {
     for (int x = 0; x < n + 2; x += 16) {  // columns j - 1 + x
-        const __mmask16 m = first_lanes(n + 2 - x).m;
+        const Lanes16 m = first_lanes(n + 2 - x);
         __m512i c = _mm512_setzero_si512(), mm = _mm512_setzero_si512();
         for (int t = 0; t < 3; ++t) {
             const int o = j - 1 + x;
@@ -760,12 +754,12 @@ static void cm0_avx512(Row3<const int16_t> csf, const Row3<const int16_t> flt[3]
     masking_blocks16(flt, begin, end, [&](int jx, const Lanes16& l, __m512i thr) {
         for (int t = 0; t < 3; ++t) {
             __m512i c = _mm512_srai_epi32(
-                _mm512_add_epi32(_mm512_mullo_epi32(by15, _mm512_abs_epi32(load16x16(csf.p[t] + jx, l))), r12), 12);
+                _mm512_add_epi32(_mm512_mullo_epi32(by15, _mm512_abs_epi32(load16_as32(csf.p[t] + jx, l))), r12), 12);
             if (lane == Lane::scalar) c = trunc16x16(c);
             thr = _mm512_add_epi32(thr, c);
         }
         for (int t = 0; t < 3; ++t) {
-            const __m512i xv = _mm512_mullo_epi32(load16x16(src.p[t] + jx, l), _mm512_set1_epi32(k.rf[t]));
+            const __m512i xv = _mm512_mullo_epi32(load16_as32(src.p[t] + jx, l), _mm512_set1_epi32(k.rf[t]));
             acc[t] = cm_terms16(xv, _mm512_slli_epi32(thr, static_cast<unsigned>(sub[t])), add_sq[t], shift_sq[t],
                                 add_cub[t], k.shift_cub[t], lane == Lane::avx2, acc[t], l);
         }
@@ -1161,7 +1155,7 @@ static void den123_avx512(Row3<const int32_t> ref, int begin, int end, const Sca
         __m512i acc = _mm512_setzero_si512();
         for (int j = begin; j < end; j += 16) {
             const Lanes16 l = first_lanes(end - j);
-            const __m512i mag = _mm512_abs_epi32(_mm512_maskz_loadu_epi32(l.m, ref.p[t] + j));   // |INT32_MIN| read unsigned: 2^31
+            const __m512i mag = _mm512_abs_epi32(load16_as32(ref.p[t] + j, l));   // |INT32_MIN| read unsigned: 2^31
             acc = _mm512_add_epi64(acc, _mm512_add_epi64(term(mag, l.even),
                                                          term(_mm512_srli_epi64(mag, 32), l.odd)));
         }
@@ -1311,13 +1305,22 @@ static void cm123(Row3<const int32_t> csf, const Row3<const int32_t> flt[3], Row
 }
 
 #if defined(__AVX512F__)
-// times_factor_low32 for 16 columns: fmag the factor's magnitude in every
-// 64-bit lane, fsign all ones in every 32-bit lane where it is negative.
-static inline __m512i times_factor_low32_16(__m512i s, __m512i fmag, __m512i fsign) {
+// Factor on 16 lanes: the magnitude in every 64-bit lane, the sign all
+// ones in every 32-bit lane where it is negative.
+struct Factor16 {
+    __m512i mag, sign;
+};
+static inline Factor16 factor16(int64_t rf) {
+    const uint64_t mag = static_cast<uint64_t>(rf < 0 ? -rf : rf);
+    return {_mm512_set1_epi64(static_cast<int64_t>(mag)), _mm512_set1_epi32(rf < 0 ? -1 : 0)};
+}
+
+// times_factor_low32 for 16 columns.
+static inline __m512i times_factor_low32_16(__m512i s, Factor16 f) {
     const __m512i mag = _mm512_abs_epi32(s);   // |INT32_MIN| read unsigned: 2^31
-    const __m512i neg = _mm512_xor_si512(_mm512_srai_epi32(s, 31), fsign);
+    const __m512i neg = _mm512_xor_si512(_mm512_srai_epi32(s, 31), f.sign);
     const __m512i ne = _mm512_shuffle_epi32(neg, _MM_PERM_CCAA), no = _mm512_shuffle_epi32(neg, _MM_PERM_DDBB);
-    __m512i pe = _mm512_mul_epu32(mag, fmag), po = _mm512_mul_epu32(_mm512_srli_epi64(mag, 32), fmag);
+    __m512i pe = _mm512_mul_epu32(mag, f.mag), po = _mm512_mul_epu32(_mm512_srli_epi64(mag, 32), f.mag);
     pe = _mm512_sub_epi64(_mm512_xor_si512(pe, ne), ne);
     po = _mm512_sub_epi64(_mm512_xor_si512(po, no), no);
     const __m512i r = _mm512_set1_epi64(int64_t{1} << 27);
@@ -1326,20 +1329,25 @@ static inline __m512i times_factor_low32_16(__m512i s, __m512i fmag, __m512i fsi
                                    _mm512_slli_epi64(_mm512_add_epi64(po, r), 4));
 }
 
+// (|v| * by - 2^31) >> 32 for 16 int32 v, by below 2^31 (libvmaf's Q32
+// reciprocals of 15 and 30): the products' high halves. |v| is libvmaf's
+// abs: INT32_MIN stays, and multiplies as a negative number.
+static inline __m512i q32_times_abs16(__m512i v, int64_t by) {
+    const __m512i k = _mm512_set1_epi64(by), rnd = _mm512_set1_epi64(-(int64_t{1} << 31));
+    const __m512i a = _mm512_abs_epi32(v);
+    const __m512i pe = _mm512_add_epi64(_mm512_mul_epi32(a, k), rnd);
+    const __m512i po = _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(a, 32), k), rnd);
+    return _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(pe, 32), po);
+}
+
 // csf123 on 16 columns at a time, the last block masked.
 static void csf123_avx512(const int32_t* src, int32_t* value, int32_t* filtered, int begin, int end, int64_t rf) {
-    const uint64_t mag = static_cast<uint64_t>(rf < 0 ? -rf : rf);
-    const __m512i fmag = _mm512_set1_epi64(static_cast<int64_t>(mag)), fsign = _mm512_set1_epi32(rf < 0 ? -1 : 0);
-    const __m512i by30 = _mm512_set1_epi64(143165577), rnd = _mm512_set1_epi64(-(int64_t{1} << 31));
+    const Factor16 f = factor16(rf);
     for (int j = begin; j < end; j += 16) {
-        const __mmask16 lanes = first_lanes(end - j).m;
-        const __m512i v = times_factor_low32_16(_mm512_maskz_loadu_epi32(lanes, src + j), fmag, fsign);
-        // (|v| * 2^32/30 - 2^31) >> 32: the high halves; |v| as libvmaf's abs (INT32_MIN stays)
-        const __m512i m = _mm512_abs_epi32(v);
-        const __m512i pe = _mm512_add_epi64(_mm512_mul_epi32(m, by30), rnd);
-        const __m512i po = _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(m, 32), by30), rnd);
-        _mm512_mask_storeu_epi32(value + j, lanes, v);
-        _mm512_mask_storeu_epi32(filtered + j, lanes, _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(pe, 32), po));
+        const Lanes16 l = first_lanes(end - j);
+        const __m512i v = times_factor_low32_16(load16_as32(src + j, l), f);
+        _mm512_mask_storeu_epi32(value + j, l.m, v);
+        _mm512_mask_storeu_epi32(filtered + j, l.m, q32_times_abs16(v, 143165577));   // 2^32 / 30
     }
 }
 
@@ -1354,30 +1362,24 @@ static void csf123_avx512(const int32_t* src, int32_t* value, int32_t* filtered,
 //  - |s * rf| <= 2^57 as |s| <= floor(2^57 / |rf|), compared unsigned.
 static void cm123_avx512(Row3<const int32_t> csf, const Row3<const int32_t> flt[3], Row3<const int32_t> src, int begin,
                          int end, Lane lane, const Scale123Consts& k, int64_t sums[3]) {
-    const __m512i by15 = _mm512_set1_epi64(286331153), rnd = _mm512_set1_epi64(-(int64_t{1} << 31));
     const __m512i add_cub = _mm512_set1_epi64(k.add_cub), add_sq = _mm512_set1_epi64(int64_t{1} << 29);
-    __m512i fmag[3], fsign[3], lim[3];
+    Factor16 f[3];
+    __m512i lim[3];
     for (int t = 0; t < 3; ++t) {
+        f[t] = factor16(k.rf[t]);
         const uint64_t mag = static_cast<uint64_t>(k.rf[t] < 0 ? -k.rf[t] : k.rf[t]);
         const uint64_t l = mag == 0 ? 0xffffffffu : (uint64_t{1} << 57) / mag;
-        fmag[t] = _mm512_set1_epi64(static_cast<int64_t>(mag));
-        fsign[t] = _mm512_set1_epi32(k.rf[t] < 0 ? -1 : 0);
         lim[t] = _mm512_set1_epi32(static_cast<int32_t>(static_cast<uint32_t>(l > 0xffffffffu ? 0xffffffffu : l)));
     }
     const __m512i fast_top = _mm512_set1_epi32(1 << 30), bias64 = _mm512_set1_epi32(64);
     __m512i acc[3] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
     masking_blocks16(flt, begin, end, [&](int jx, const Lanes16& l, __m512i thr) {
-        for (int t = 0; t < 3; ++t) {
-            // (|c| * 2^32/15 - 2^31) >> 32: the high halves
-            const __m512i a = _mm512_abs_epi32(_mm512_maskz_loadu_epi32(l.m, csf.p[t] + jx));
-            const __m512i pe = _mm512_add_epi64(_mm512_mul_epi32(a, by15), rnd);
-            const __m512i po = _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(a, 32), by15), rnd);
-            thr = _mm512_add_epi32(thr, _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(pe, 32), po));
-        }
+        for (int t = 0; t < 3; ++t)   // the centre terms
+            thr = _mm512_add_epi32(thr, q32_times_abs16(load16_as32(csf.p[t] + jx, l), 286331153));   // 2^32 / 15
         __mmask16 fast = _mm512_mask_cmplt_epu32_mask(l.m, _mm512_add_epi32(thr, bias64), fast_top);
         __m512i s[3];
         for (int t = 0; t < 3; ++t) {
-            s[t] = _mm512_maskz_loadu_epi32(l.m, src.p[t] + jx);
+            s[t] = load16_as32(src.p[t] + jx, l);
             fast &= _mm512_cmple_epu32_mask(_mm512_abs_epi32(s[t]), lim[t]);
         }
         if (fast != l.m) {   // (l.m: the block's first lanes)
@@ -1385,7 +1387,7 @@ static void cm123_avx512(Row3<const int32_t> csf, const Row3<const int32_t> flt[
             return;
         }
         for (int t = 0; t < 3; ++t)
-            acc[t] = cm_terms16(times_factor_low32_16(s[t], fmag[t], fsign[t]), thr, add_sq, 30, add_cub,
+            acc[t] = cm_terms16(times_factor_low32_16(s[t], f[t]), thr, add_sq, 30, add_cub,
                                 k.shift_cub, true, acc[t], l);   // all positive here
     });
     for (int t = 0; t < 3; ++t)
