@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "core/cpu_flags.hpp"
+#include "core/x86/vec.hpp"
 #include "features/cambi/exact/arith.hpp"
 #include "features/cambi/kernels.hpp"
 
@@ -26,21 +27,15 @@ unsigned hmax_epu16(__m256i v) {
     return static_cast<unsigned>(_mm_extract_epi16(m, 0));
 }
 
-// The frame's line 4 KiB (a page, two 1080p rows) ahead of p, asked for
-// now: this pass is the first to read the picture, in rows that the
-// hardware prefetcher follows only within a page. (CAMBI at 4K 1.02-1.04x,
-// binary against binary in both orders; values cannot change.)
-static inline void prefetch_ahead(const uint8_t* p) {
-    _mm_prefetch(reinterpret_cast<const char*>(p) + 4096, _MM_HINT_T0);
-}
-
+// The first pass over the picture: it asks for its lines a page ahead
+// (prefetch_page_ahead; CAMBI at 4K 1.02-1.04x, values cannot change).
 unsigned convert_row_avx2(uint16_t* dst, const uint8_t* src, int n, int bitdepth) {
     int j = 0;
     __m256i largest = _mm256_setzero_si256();
     if (bitdepth <= 8) {
         const __m128i up = _mm_cvtsi32_si128(10 - bitdepth);
         for (; j + 16 <= n; j += 16) {
-            if ((j & 63) == 0) prefetch_ahead(src + j);
+            if ((j & 63) == 0) prefetch_page_ahead(src + j);
             const __m256i s = _mm256_cvtepu8_epi16(load128(src + j));
             largest = _mm256_max_epu16(largest, s);
             store256(dst + j, _mm256_sll_epi16(s, up));
@@ -48,7 +43,7 @@ unsigned convert_row_avx2(uint16_t* dst, const uint8_t* src, int n, int bitdepth
     } else if (bitdepth < 10) {
         const __m128i up = _mm_cvtsi32_si128(10 - bitdepth);
         for (; j + 16 <= n; j += 16) {
-            if ((j & 31) == 0) prefetch_ahead(src + 2 * j);
+            if ((j & 31) == 0) prefetch_page_ahead(src + 2 * j);
             const __m256i s = load256(src + 2 * j);
             largest = _mm256_max_epu16(largest, s);
             store256(dst + j, _mm256_sll_epi16(s, up));
@@ -60,7 +55,7 @@ unsigned convert_row_avx2(uint16_t* dst, const uint8_t* src, int n, int bitdepth
         const __m128i down = _mm_cvtsi32_si128(shift), half = _mm_cvtsi32_si128(shift > 0 ? shift - 1 : 0);
         const __m256i one = _mm256_set1_epi16(shift > 0 ? 1 : 0);
         for (; j + 16 <= n; j += 16) {
-            if ((j & 31) == 0) prefetch_ahead(src + 2 * j);
+            if ((j & 31) == 0) prefetch_page_ahead(src + 2 * j);
             const __m256i s = load256(src + 2 * j);
             largest = _mm256_max_epu16(largest, s);
             const __m256i round = _mm256_and_si256(_mm256_srl_epi16(s, half), one);

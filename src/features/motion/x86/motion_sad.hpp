@@ -35,6 +35,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "core/x86/vec.hpp"
 #include "features/motion/exact/motion_exact.hpp"
 #include "features/motion/motion_kernels.hpp"
 
@@ -84,11 +85,9 @@ struct Sad {
         };
         constexpr int kSampleBytes = Bytes ? 1 : 2;
         for (int j = 0; j + B <= w; j += B) {
-            // the first pass over these rows: the lines a page ahead (the
-            // hardware prefetcher follows a stream only within a page)
-            if ((j * kSampleBytes) % 64 == 0) {
-                _mm_prefetch(reinterpret_cast<const char*>(p) + j * kSampleBytes + 4096, _MM_HINT_T0);
-                _mm_prefetch(reinterpret_cast<const char*>(c) + j * kSampleBytes + 4096, _MM_HINT_T0);
+            if ((j * kSampleBytes) % 64 == 0) {   // the first pass over these rows
+                prefetch_page_ahead(p + j * kSampleBytes);
+                prefetch_page_ahead(c + j * kSampleBytes);
             }
             V::st(out + j, V::sub16(load16(p, j), load16(c, j)));
         }
