@@ -295,6 +295,10 @@ private:
         return c;
     }
 
+    // Term t of a filter sum: the first one starts it (a vpmaddwd: no zeroed
+    // register to add to), the others add to it.
+    static vi term(int t, vi acc, vi x, vi c) { return t == 0 ? V::madd(x, c) : V::madd_add(acc, x, c); }
+
     // Vertical sums of the N planes from Q0 at a block (its two halves, in
     // the order the pairs were interleaved) for the terms of TT, whose pair
     // q lies at `pairs[q]`, into z[Q0..Q0 + N). Each sum stays one running
@@ -303,25 +307,15 @@ private:
     template <const Terms& TT, int Q0, int N>
     static void vsums(const int32_t* const* pairs, ptrdiff_t o, vi (&z)[kPlanes][2]) {
         vi acc[N][2];
-        {   // the first term starts the sums (no zeroed registers to add to)
-            const vi c = coef<TT>(0);
-            const int32_t* src = pairs[TT.t[0].pair] + o + Q0 * kSpan;
-#pragma GCC unroll 8
-            for (int q = 0; q < N; q++) {
-                acc[q][0] = V::madd(V::ld(src + q * kSpan), c);
-                acc[q][1] = V::madd(V::ld(src + q * kSpan + B / 2), c);
-                V::keep(acc[q][0]);
-                V::keep(acc[q][1]);
-            }
-        }
+        for (int q = 0; q < N; q++) acc[q][0] = acc[q][1] = V::zero();  // (never added to: term 0 starts the sums)
 #pragma GCC unroll 16
-        for (int t = 1; t < TT.n; t++) {
+        for (int t = 0; t < TT.n; t++) {
             const vi c = coef<TT>(t);
             const int32_t* src = pairs[TT.t[t].pair] + o + Q0 * kSpan;
 #pragma GCC unroll 8
             for (int q = 0; q < N; q++) {
-                acc[q][0] = V::madd_add(acc[q][0], V::ld(src + q * kSpan), c);
-                acc[q][1] = V::madd_add(acc[q][1], V::ld(src + q * kSpan + B / 2), c);
+                acc[q][0] = term(t, acc[q][0], V::ld(src + q * kSpan), c);
+                acc[q][1] = term(t, acc[q][1], V::ld(src + q * kSpan + B / 2), c);
                 V::keep(acc[q][0]);
                 V::keep(acc[q][1]);
             }
@@ -339,31 +333,18 @@ private:
     template <const Terms& TT, int Q0, int N, bool Odd = true>
     static void hsums(const int16_t* src, vi (&v)[kPlanes][2]) {
         vi even[N], odd[N];
+        for (int q = 0; q < N; q++) even[q] = odd[q] = V::zero();  // (term 0 starts the sums; odd stays 0 without Odd)
         src += Q0 * kRowLen;
-        {   // the first term starts the sums
-            const vi c = coef<TT>(0);
-            const int16_t* p = src + 2 * TT.t[0].pair;
-#pragma GCC unroll 8
-            for (int q = 0; q < N; q++) {
-                even[q] = V::madd(V::ld(p + q * kRowLen), c);
-                V::keep(even[q]);
-                odd[q] = V::zero();
-                if constexpr (Odd) {
-                    odd[q] = V::madd(V::ld(p + q * kRowLen + 1), c);
-                    V::keep(odd[q]);
-                }
-            }
-        }
 #pragma GCC unroll 16
-        for (int t = 1; t < TT.n; t++) {
+        for (int t = 0; t < TT.n; t++) {
             const vi c = coef<TT>(t);
             const int16_t* p = src + 2 * TT.t[t].pair;
 #pragma GCC unroll 8
             for (int q = 0; q < N; q++) {
-                even[q] = V::madd_add(even[q], V::ld(p + q * kRowLen), c);
+                even[q] = term(t, even[q], V::ld(p + q * kRowLen), c);
                 V::keep(even[q]);
                 if constexpr (Odd) {
-                    odd[q] = V::madd_add(odd[q], V::ld(p + q * kRowLen + 1), c);
+                    odd[q] = term(t, odd[q], V::ld(p + q * kRowLen + 1), c);
                     V::keep(odd[q]);
                 }
             }
