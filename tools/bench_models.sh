@@ -39,17 +39,24 @@ clip() {
     -frames:v "$n" -vf "scale=${size/x/:}:flags=bicubic,format=yuv420p" -f rawvideo "$out"
 }
 
+# the smaller of BEST and one run's ms per frame (N frames) of a command,
+# or "failed": min_run_ms N BEST command...
+min_run_ms() {
+  local n=$1 best=$2 t0 t1
+  shift 2
+  t0=$(date +%s.%N)
+  "$@" >/dev/null 2>&1 || { echo failed; return; }
+  t1=$(date +%s.%N)
+  awk -v a="$t0" -v b="$t1" -v n="$n" -v c="$best" 'BEGIN{m=(b-a)*1000/n; print (m<c)?m:c}'
+}
+
 # ms per frame of a command's wall time, best of 3
 time_ms() {
-  local n=$1
+  local n=$1 best=1e99
   shift
-  local best=
   for _ in 1 2 3; do
-    local t0 t1
-    t0=$(date +%s.%N)
-    "$@" >/dev/null 2>&1 || { echo "failed"; return; }
-    t1=$(date +%s.%N)
-    best=$(awk -v a="$t0" -v b="$t1" -v n="$n" -v c="${best:-1e99}" 'BEGIN{m=(b-a)*1000/n; print (m<c)?m:c}')
+    best=$(min_run_ms "$n" "$best" "$@")
+    [ "$best" = failed ] && { echo failed; return; }
   done
   printf '%.2f' "$best"
 }
@@ -60,21 +67,18 @@ time_ms() {
 # "failed" when either fails. The commands are given as two arrays' names.
 ROUNDS=${ROUNDS:-5}
 time_pair_ms() {
-  local n=$1 a=$2 b=$3 best_a=1e99 best_b=1e99 r
-  local -n cmd_a=$a cmd_b=$b
+  local n=$1 r name
+  local -A best=([$2]=1e99 [$3]=1e99)
   for ((r = 0; r < ROUNDS; r++)); do
-    local first=a second=b t0 t1 t2
-    ((r % 2)) && first=b second=a
-    for side in $first $second; do
-      t0=$(date +%s.%N)
-      if [ $side = a ]; then "${cmd_a[@]}" >/dev/null 2>&1 || { echo failed; return; }
-      else "${cmd_b[@]}" >/dev/null 2>&1 || { echo failed; return; }; fi
-      t1=$(date +%s.%N)
-      if [ $side = a ]; then best_a=$(awk -v a="$t0" -v b="$t1" -v n="$n" -v c="$best_a" 'BEGIN{m=(b-a)*1000/n; print (m<c)?m:c}')
-      else best_b=$(awk -v a="$t0" -v b="$t1" -v n="$n" -v c="$best_b" 'BEGIN{m=(b-a)*1000/n; print (m<c)?m:c}'); fi
+    local order=("$2" "$3")
+    ((r % 2)) && order=("$3" "$2")
+    for name in "${order[@]}"; do
+      local -n cmd=$name
+      best[$name]=$(min_run_ms "$n" "${best[$name]}" "${cmd[@]}")
+      [ "${best[$name]}" = failed ] && { echo failed; return; }
     done
   done
-  printf '%.2f %.2f' "$best_a" "$best_b"
+  printf '%.2f %.2f' "${best[$2]}" "${best[$3]}"
 }
 
 cases=(
