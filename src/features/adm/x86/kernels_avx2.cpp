@@ -243,6 +243,10 @@ static void dwt0_8(const uint8_t* const r[4], int width, int16_t* tmp, int32_t* 
     int x = 0;
 #if defined(__AVX512F__)
     for (; x + 32 <= width; x += 32) {
+        if ((x & 63) == 0) {   // rows 2 and 3 are new to this pass
+            prefetch_page_ahead(r[2] + x);
+            prefetch_page_ahead(r[3] + x);
+        }
         __m512i s[4];
         for (int q = 0; q < 4; ++q)
             s[q] = _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(r[q] + x)));
@@ -287,6 +291,8 @@ static void dwt0_16(const uint16_t* const r[4], int width, int bitdepth, int16_t
         const __m512i over16 = _mm512_set1_epi16(static_cast<int16_t>(static_cast<uint16_t>(0xFFFFu << bitdepth)));
         const __m512i lb16 = _mm512_set1_epi32(static_cast<int32_t>(lo_bias)), hb16 = _mm512_set1_epi32(static_cast<int32_t>(hi_bias));
         for (; x + 32 <= width; x += 32) {
+            prefetch_page_ahead(r[2] + x);
+            prefetch_page_ahead(r[3] + x);
             const __m512i u0 = _mm512_loadu_si512(r[0] + x), u1 = _mm512_loadu_si512(r[1] + x);
             const __m512i u2 = _mm512_loadu_si512(r[2] + x), u3 = _mm512_loadu_si512(r[3] + x);
             const __m512i all = _mm512_or_si512(_mm512_or_si512(u0, u1), _mm512_or_si512(u2, u3));
