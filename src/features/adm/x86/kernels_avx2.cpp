@@ -56,9 +56,6 @@ static inline __m512i trunc16x16(__m512i v) { return _mm512_srai_epi32(_mm512_sl
 static inline void store16x16(int16_t* p, __m512i v) {
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm512_cvtsepi32_epi16(v));
 }
-static inline __m512i sat16x16(__m512i v) {
-    return _mm512_max_epi32(_mm512_min_epi32(v, _mm512_set1_epi32(32767)), _mm512_set1_epi32(-32768));
-}
 
 // The first `count` of 16 lanes (all where count >= 16): as 32-bit lanes
 // (m) and as the even and odd ones of them in 64-bit lanes (even, odd).
@@ -569,18 +566,23 @@ static void csf0(const int16_t* src, int16_t* value, int16_t* filtered, int begi
         const __m512i d = _mm512_sra_epi32(
             _mm512_add_epi32(_mm512_mullo_epi32(load16_as32(src + j, l), _mm512_set1_epi32(rf)), _mm512_set1_epi32(theta == 2 ? 65535 : 16384)),
             sh);
-        __m512i v, fl;
-        if (lane == Lane::scalar) {
-            v = trunc16x16(d);
-            fl = trunc16x16(_mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(B30, _mm512_abs_epi32(v)), R12), 12));
-        } else {
-            const __m512i f32 = _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(B30, _mm512_abs_epi32(d)), R12), 12);
-            v = lane == Lane::avx2 ? sat16x16(d) : trunc16x16(d);
-            fl = lane == Lane::avx2 ? sat16x16(f32) : trunc16x16(f32);
+        // The stores convert to int16: saturating (libvmaf's AVX2 packs) or
+        // truncating (its scalar and AVX-512 stores).
+        if (lane == Lane::scalar) {   // the filter reads the truncated value
+            const __m512i v = trunc16x16(d);
+            _mm512_mask_cvtepi32_storeu_epi16(value + j, l.m, v);
+            _mm512_mask_cvtepi32_storeu_epi16(
+                filtered + j, l.m, _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(B30, _mm512_abs_epi32(v)), R12), 12));
+            continue;
         }
-        // (store16x16's saturating conversion, masked)
-        _mm512_mask_cvtsepi32_storeu_epi16(value + j, l.m, v);
-        _mm512_mask_cvtsepi32_storeu_epi16(filtered + j, l.m, fl);
+        const __m512i f32 = _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(B30, _mm512_abs_epi32(d)), R12), 12);
+        if (lane == Lane::avx2) {
+            _mm512_mask_cvtsepi32_storeu_epi16(value + j, l.m, d);
+            _mm512_mask_cvtsepi32_storeu_epi16(filtered + j, l.m, f32);
+        } else {
+            _mm512_mask_cvtepi32_storeu_epi16(value + j, l.m, d);
+            _mm512_mask_cvtepi32_storeu_epi16(filtered + j, l.m, f32);
+        }
     }
 #else
     const __m256i round = _mm256_set1_epi32(theta == 2 ? 65535 : 16384);
