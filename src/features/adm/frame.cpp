@@ -1,17 +1,19 @@
 // The frame driver: each scale streamed row by row through libvmaf's stages
 // (DWT, decoupling, denominator, CSF, contrast masking), so that the bands
-// of a scale never exist whole: only the band_a feeding the next scale does.
-// The four scales stream together: a row of scale s is made as soon as the
-// rows of band_a it reads are, so that they are read again from cache. Each
-// scale's rows still go in order, and its sums are its own.
+// of a scale never exist whole. The four scales stream together: a row of
+// scale s is made as soon as the rows of band_a (the previous scale's
+// low-pass band) it reads are, so band_a lives in a ring of a few rows per
+// scale, in cache. Each scale's rows still go in order, and its sums are
+// its own.
 // The arithmetic is in the row functions (kernels.hpp); here: which rows and
 // columns each stage covers, libvmaf's edge rules and its sums' shifts.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
-#include "core/zeroed_array.hpp"
 #include "features/adm/kernels.hpp"
 
 namespace speedqa::adm {
@@ -69,31 +71,47 @@ struct Scratch final : KernelScratch {
         size_t at = 0;
         for (int scale = 0; scale < 4; ++scale) {
             offset[scale] = at;
-            at += band_a_elements(plan, scale);
+            stride[scale] = ring_stride(plan, scale);
+            at += kRingRows * stride[scale];
         }
-        for (auto& p : planes) p = ZeroedArray<int32_t>(at);
+        for (auto& r : rings) r.assign(at + kPad, 0);
+    }
+    // Rows of band_a kept per scale. Row i of scale s reads rows 2i - 1 ..
+    // 2i + 2 of scale s - 1 (mirrored into the last row at the bottom) and
+    // is made as soon as they are: when it is, scale s - 1 has made at most
+    // k + 3 rows from 2i - 1 on, k the rows it made since scale s last
+    // looked (1, or 2 at the bottom of an odd height, where two rows'
+    // mirrored taps wait for the same last row). So 5 rows would do;
+    // band_a_row checks it.
+    static constexpr int kRingRows = 8;
+    static size_t ring_stride(const Plan& plan, int scale) {
+        return (static_cast<size_t>(plan.s[scale].w) + kPad + 15) / 16 * 16;  // whole cache lines
     }
     static size_t tmp16_elements(const Plan& plan) { return static_cast<size_t>(2) * plan.width + 2 * kPad; }
     static size_t tmp32_elements(const Plan& plan) { return static_cast<size_t>(4) * plan.s[1].in_w + 2 * kPad; }
-    static size_t band_a_elements(const Plan& plan, int scale) {
-        return static_cast<size_t>(plan.s[scale].w) * plan.s[scale].h + kPad;
-    }
     static size_t bytes(const Plan& plan) {
-        size_t planes = 0, s123 = 0;
-        for (int scale = 0; scale < 4; ++scale) planes += band_a_elements(plan, scale);
+        size_t planes = kPad, s123 = 0;
+        for (int scale = 0; scale < 4; ++scale) planes += kRingRows * ring_stride(plan, scale);
         for (int scale = 1; scale < 4; ++scale) s123 += ScaleBuffers<int32_t>::bytes(plan.s[scale].w);
         return tmp16_elements(plan) * sizeof(int16_t) + (tmp32_elements(plan) + 2 * planes) * sizeof(int32_t) +
                ScaleBuffers<int16_t>::bytes(plan.s[0].w) + s123;
     }
-    // band_a of scale s (the input of scale s + 1) of ref and dis
-    int32_t* band_a(int img, int scale) { return planes[img].data() + offset[scale]; }
+    // Row `row` of band_a of scale s (the input of scale s + 1) of ref (img
+    // 0) or dis (1), `made` rows of it made: one of the last kRingRows of
+    // them, or row `made` itself, to be made next (over the oldest).
+    int32_t* band_a_row(int img, int scale, int row, int made) {
+        if (row < 0 || row > made || made - row > kRingRows)
+            throw std::logic_error("adm: band_a row " + std::to_string(row) + " of scale " + std::to_string(scale) +
+                                   " is no longer in its ring (" + std::to_string(made) + " made)");
+        return rings[img].data() + offset[scale] + static_cast<size_t>(row % kRingRows) * stride[scale];
+    }
     std::vector<int16_t> tmp16;
     std::vector<int32_t> tmp32;
     ScaleBuffers<int16_t> s0;
     ScaleBuffers<int32_t> s123[3];  // scales 1, 2, 3: all streamed at once
-    // band_a of every scale, one after the other: [0] ref, [1] dis
-    ZeroedArray<int32_t> planes[2];
-    size_t offset[4] = {};
+    // the rings of band_a rows of every scale, one after the other: [0] ref, [1] dis
+    std::vector<int32_t> rings[2];
+    size_t offset[4] = {}, stride[4] = {};
 };
 
 // ----------------------------------------------------- masking edges -----
@@ -365,17 +383,17 @@ void dwt_row_scale0(const Plan& plan, const RowKernels& k, const Picture& pic, i
     }
 }
 
-void dwt_row_scale123(const Plan& plan, const RowKernels& k, int scale, int i, Scratch& ws, const int32_t* in_ref,
-                      const int32_t* in_dis, Row3<int32_t> ref_out, int32_t* ref_a, Row3<int32_t> dis_out,
-                      int32_t* dis_a) {
+// made_in: the rows of the scale above made so far.
+void dwt_row_scale123(const Plan& plan, const RowKernels& k, int scale, int i, Scratch& ws, int made_in,
+                      Row3<int32_t> ref_out, int32_t* ref_a, Row3<int32_t> dis_out, int32_t* dis_a) {
     const ScalePlan& s = plan.s[scale];
     const int W = s.in_w;
     const int32_t* rr[4];
     const int32_t* dr[4];
     for (int q = 0; q < 4; ++q) {
-        const size_t o = static_cast<size_t>(tap_index(i, q, s.in_h)) * W;
-        rr[q] = in_ref + o;
-        dr[q] = in_dis + o;
+        const int row = tap_index(i, q, s.in_h);
+        rr[q] = ws.band_a_row(0, scale - 1, row, made_in);
+        dr[q] = ws.band_a_row(1, scale - 1, row, made_in);
     }
     int32_t* tmp = ws.tmp32.data();
     k.dwt123(rr, dr, W, scale, tmp, ref_out, ref_a, dis_out, dis_a);
@@ -411,12 +429,10 @@ void score_frame(const Plan& plan, const RowKernels& k, KernelScratch& scratch, 
     // every input row its taps read is
     int made[4] = {};
     const auto row123 = [&](int scale) {
-        const ScalePlan& s = plan.s[scale];
         const int i = made[scale];
-        const size_t o = static_cast<size_t>(i) * s.w;
         ScaleBuffers<int32_t>& b = ws.s123[scale - 1];
-        dwt_row_scale123(plan, k, scale, i, ws, ws.band_a(0, scale - 1), ws.band_a(1, scale - 1), b.ref_row(),
-                         ws.band_a(0, scale) + o, b.dis_row(), ws.band_a(1, scale) + o);
+        dwt_row_scale123(plan, k, scale, i, ws, made[scale - 1], b.ref_row(), ws.band_a_row(0, scale, i, i), b.dis_row(),
+                         ws.band_a_row(1, scale, i, i));
         streams[scale - 1].row(i);
         made[scale]++;
     };
@@ -429,13 +445,12 @@ void score_frame(const Plan& plan, const RowKernels& k, KernelScratch& scratch, 
     };
     const ScalePlan& s0 = plan.s[0];
     for (int i = 0; i < s0.h; ++i) {
-        const size_t o = static_cast<size_t>(i) * s0.w;
-        dwt_row_scale0(plan, k, ref, i, ws, ws.s0.ref_row(), ws.band_a(0, 0) + o);
-        dwt_row_scale0(plan, k, dis, i, ws, ws.s0.dis_row(), ws.band_a(1, 0) + o);
+        dwt_row_scale0(plan, k, ref, i, ws, ws.s0.ref_row(), ws.band_a_row(0, 0, i, i));
+        dwt_row_scale0(plan, k, dis, i, ws, ws.s0.dis_row(), ws.band_a_row(1, 0, i, i));
         if (!plan.opt.skip_scale0) stream0.row(i);
         made[0]++;
         // scales 1-3 follow as soon as their rows' inputs are made, while
-        // those are still in cache (4K: the whole band_a of scale 0 is 16 MB);
+        // those are still in their rings;
         // after scale 0's last row, every row left of 1, then 2, then 3
         for (int scale = 1; scale < 4; ++scale)
             while (ready(scale)) row123(scale);
