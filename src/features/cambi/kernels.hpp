@@ -71,14 +71,22 @@ struct Kernels {
     void (*antidither_row)(uint16_t* a, const uint16_t* b, int n);
     // The last row: a[j] = (a[j] + a[j+1]) >> 1, the last column kept.
     void (*antidither_last_row)(uint16_t* a, int n);
-    // mask = 1 where more than `threshold` pixels of the 7x7 neighbourhood
-    // (clipped to the picture) equal their right and lower neighbours (a
-    // missing neighbour counts as equal). scratch: mask_scratch_bytes(width).
-    void (*spatial_mask)(uint8_t* mask, const uint16_t* image, ptrdiff_t stride, int width, int height, int threshold,
-                         uint8_t* scratch);
-    // Keeps every other row and column of image and mask, in place: the new
-    // size is width x height.
-    void (*decimate)(uint16_t* image, uint8_t* mask, ptrdiff_t stride, int width, int height);
+    // The spatial mask, a row at a time: mask = 1 where more than
+    // `threshold` pixels of the 7x7 neighbourhood (clipped to the picture)
+    // equal their right and lower neighbours (a missing neighbour counts as
+    // equal). The scratch (mask_scratch_bytes(width), zeroed before row 0)
+    // holds the flags of the last kMaskFilter rows and their column sums.
+    // mask_add_row: the flags of row r (below: row r + 1, nullptr on the
+    // last row), added to the sums; rows in order, r at most kMaskPad past
+    // the last row given to mask_row.
+    void (*mask_add_row)(uint8_t* scratch, const uint16_t* row, const uint16_t* below, int width, int r);
+    // Mask row r (its flags rows up to r + kMaskPad added, as far as the
+    // picture goes; not made where mask is nullptr), then the flags of row
+    // r - kMaskPad leave the sums.
+    void (*mask_row)(uint8_t* mask, uint8_t* scratch, int width, int r, int threshold);
+    // Every other column of a picture row and of its mask row from column 0
+    // (n of them): dst[c] = src[2c]. dst may be src (reads stay ahead).
+    void (*decimate_row)(uint16_t* dst, uint8_t* dst_mask, const uint16_t* src, const uint8_t* src_mask, int n);
     // Steps [from, to) of the filtering: step i filters row i along the
     // row and finishes row i - 1 (row 0 at step 0, the last row when to is
     // the height). Calls cover 0 .. height in order; scratch carries over.
@@ -97,7 +105,13 @@ inline ptrdiff_t banding_row_bytes(int width, int pad) { return (width + 2 * pad
 inline size_t banding_scratch_bytes(int width, int pad, const Levels& l) {
     return static_cast<size_t>(banding_row_bytes(width, pad)) * static_cast<size_t>(l.row) + 64;
 }
+// The column sums (with kMaskPad zero bytes on each side) at the start,
+// then the flags of kMaskFilter rows.
 inline size_t mask_scratch_bytes(int width) { return static_cast<size_t>(kMaskFilter + 1) * width + 2 * kMaskPad; }
+inline uint8_t* mask_column_sums(uint8_t* scratch) { return scratch + kMaskPad; }
+inline uint8_t* mask_flags(uint8_t* scratch, int width, int r) {
+    return scratch + width + 2 * kMaskPad + static_cast<ptrdiff_t>(r % kMaskFilter) * width;
+}
 // Pictures and masks are allocated with this many spare elements past their
 // last row: SIMD loads may read (and ignore) a few of them.
 inline constexpr int kSpare = 64;

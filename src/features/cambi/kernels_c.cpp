@@ -39,40 +39,33 @@ void derivative_row(uint8_t* dst, const uint16_t* row, const uint16_t* below, in
 
 // The 7x7 count as a vertical running sum of the flags (a ring of 7 rows)
 // and a horizontal 7-sum of that.
-void spatial_mask_c(uint8_t* mask, const uint16_t* image, ptrdiff_t stride, int w, int h, int threshold,
-                    uint8_t* scratch) {
-    uint8_t* column = scratch;  // flags of rows r-3 .. r+3 summed
-    uint8_t* ring = scratch + w;
-    std::memset(column, 0, static_cast<size_t>(w));
-    auto add_flags = [&](int r) {
-        uint8_t* flags = ring + static_cast<ptrdiff_t>(r % kMaskFilter) * w;
-        derivative_row(flags, image + r * stride, r + 1 < h ? image + (r + 1) * stride : nullptr, w);
-        for (int j = 0; j < w; j++) column[j] = static_cast<uint8_t>(column[j] + flags[j]);
-    };
-    for (int r = 0; r < kMaskPad && r < h; r++) add_flags(r);
-    for (int r = 0; r < h; r++) {
-        if (r + kMaskPad < h) add_flags(r + kMaskPad);
-        uint8_t* out = mask + r * stride;
-        int sum = 0;
-        for (int j = 0; j < kMaskPad && j < w; j++) sum += column[j];
-        for (int j = 0; j < w; j++) {
-            if (j + kMaskPad < w) sum += column[j + kMaskPad];
-            out[j] = sum > threshold;
-            if (j - kMaskPad >= 0) sum -= column[j - kMaskPad];
-        }
-        if (r - kMaskPad >= 0) {
-            const uint8_t* flags = ring + static_cast<ptrdiff_t>((r - kMaskPad) % kMaskFilter) * w;
-            for (int j = 0; j < w; j++) column[j] = static_cast<uint8_t>(column[j] - flags[j]);
-        }
+void mask_add_row_c(uint8_t* scratch, const uint16_t* row, const uint16_t* below, int w, int r) {
+    uint8_t* column = mask_column_sums(scratch);
+    uint8_t* flags = mask_flags(scratch, w, r);
+    derivative_row(flags, row, below, w);
+    for (int j = 0; j < w; j++) column[j] = static_cast<uint8_t>(column[j] + flags[j]);
+}
+
+void mask_row_c(uint8_t* out, uint8_t* scratch, int w, int r, int threshold) {
+    uint8_t* column = mask_column_sums(scratch);
+    int sum = 0;
+    for (int j = 0; out && j < kMaskPad && j < w; j++) sum += column[j];
+    for (int j = 0; out && j < w; j++) {
+        if (j + kMaskPad < w) sum += column[j + kMaskPad];
+        out[j] = sum > threshold;
+        if (j - kMaskPad >= 0) sum -= column[j - kMaskPad];
+    }
+    if (r - kMaskPad >= 0) {
+        const uint8_t* flags = mask_flags(scratch, w, r - kMaskPad);
+        for (int j = 0; j < w; j++) column[j] = static_cast<uint8_t>(column[j] - flags[j]);
     }
 }
 
-void decimate_c(uint16_t* image, uint8_t* mask, ptrdiff_t stride, int w, int h) {
-    for (int i = 0; i < h; i++)
-        for (int j = 0; j < w; j++) {
-            image[i * stride + j] = image[2 * i * stride + 2 * j];
-            mask[i * stride + j] = mask[2 * i * stride + 2 * j];
-        }
+void decimate_row_c(uint16_t* dst, uint8_t* dst_mask, const uint16_t* src, const uint8_t* src_mask, int n) {
+    for (int c = 0; c < n; c++) {
+        dst[c] = src[2 * c];
+        dst_mask[c] = src_mask[2 * c];
+    }
 }
 
 // Level of one pixel: counted at value - band_base + margin, or uncounted.
@@ -197,7 +190,7 @@ void banding_c(const BandingArgs& a, int from, int to, BandingStats* st) {
 
 const Kernels& kernels_c() {
     static const Kernels k{"c",          convert_row_c, antidither_row_c, antidither_last_row_c,
-                           spatial_mask_c, decimate_c,   filter_scale_c,   banding_c};
+                           mask_add_row_c, mask_row_c, decimate_row_c, filter_scale_c, banding_c};
     return k;
 }
 

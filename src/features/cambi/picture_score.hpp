@@ -1,5 +1,5 @@
 // One picture's CAMBI score on the CPU: preprocessing to 10 bits, the
-// spatial mask, then per scale the mode filter (which also leaves the next
+// spatial mask (and the speedup's decimation) row by row behind it, then per scale the mode filter (which also leaves the next
 // scale), the banding values and their topk pooling.
 #pragma once
 
@@ -20,6 +20,8 @@ struct Workspace {
     ZeroedArray<uint16_t> image;
     ZeroedArray<uint8_t> mask;
     ZeroedArray<uint8_t> mask_rows;   // spatial mask: column sums and a ring of flags
+    ZeroedArray<uint16_t> stream;     // with the speedup: the last rows at CAMBI's size, before the decimation
+    ZeroedArray<uint8_t> stream_mask; // and the mask row being decimated
     ZeroedArray<uint16_t> mode_rows;  // mode filter: three filtered rows
     ZeroedArray<uint16_t> levels;     // histogram levels of a scale
     ZeroedArray<uint8_t> columns;     // the banding pass's counts

@@ -189,6 +189,25 @@ TEST(CambiKernels, AntiDithering) {
 
 const int kSizes[][2] = {{1, 1}, {1, 9}, {9, 1}, {2, 2}, {3, 3}, {7, 7}, {8, 8}, {17, 5}, {33, 17}, {40, 41}, {67, 38}, {130, 9}};
 
+// The spatial mask of a whole picture through a kernel's row functions, in
+// the order the picture's pass calls them; with odd_rows false, the odd rows
+// are not asked for (left 7).
+std::vector<uint8_t> spatial_mask_rows(const Kernels& k, const oracle::Picture10& p, int threshold, bool odd_rows = true) {
+    const int w = p.w, h = p.h;
+    std::vector<uint8_t> scratch(mask_scratch_bytes(w), 0);
+    std::vector<uint8_t> got(p.value.size() + kSpare, 7);
+    const auto row = [&](int r) { return p.value.data() + static_cast<size_t>(r) * w; };
+    const auto add = [&](int r) { k.mask_add_row(scratch.data(), row(r), r + 1 < h ? row(r + 1) : nullptr, w, r); };
+    for (int r = 0; r < kMaskPad && r < h; r++) add(r);
+    for (int r = 0; r < h; r++) {
+        if (r + kMaskPad < h) add(r + kMaskPad);
+        k.mask_row(odd_rows || r % 2 == 0 ? got.data() + static_cast<size_t>(r) * w : nullptr, scratch.data(), w, r,
+                   threshold);
+    }
+    got.resize(p.value.size());
+    return got;
+}
+
 TEST(CambiKernels, SpatialMask) {
     std::mt19937 rng(3);
     for (const auto& s : kSizes)
@@ -197,32 +216,43 @@ TEST(CambiKernels, SpatialMask) {
                 const int w = s[0], h = s[1];
                 const oracle::Picture10 p = picture(w, h, kind, 300, 1.0, rng);
                 const std::vector<uint8_t> want = oracle::spatial_mask(p, threshold);
-                std::vector<uint8_t> scratch(mask_scratch_bytes(w));
+                std::vector<uint8_t> want_even = want;
+                for (int r = 1; r < h; r += 2) std::fill_n(want_even.begin() + static_cast<ptrdiff_t>(r) * w, w, uint8_t{7});
                 for (const Kernels* k : [&] { auto v = simd_variants(); v.insert(v.begin(), &kernels_c()); return v; }()) {
-                    std::vector<uint8_t> got(p.value.size() + kSpare, 7);
-                    k->spatial_mask(got.data(), p.value.data(), w, w, h, threshold, scratch.data());
-                    got.resize(p.value.size());
-                    ASSERT_EQ(got, want) << k->name << " " << w << "x" << h << " threshold " << threshold;
+                    ASSERT_EQ(spatial_mask_rows(*k, p, threshold), want) << k->name << " " << w << "x" << h << " threshold " << threshold;
+                    ASSERT_EQ(spatial_mask_rows(*k, p, threshold, false), want_even)
+                        << k->name << " " << w << "x" << h << " threshold " << threshold << ", even rows only";
                 }
             }
 }
 
-TEST(CambiKernels, Decimate) {
+TEST(CambiKernels, DecimateRow) {
     std::mt19937 rng(4);
     for (const auto& s : kSizes)
         for (Kind kind : {Kind::random, Kind::extremes}) {
-            const int w = s[0], h = s[1], dw = (w + 1) / 2, dh = (h + 1) / 2;
+            const int w = s[0], h = s[1], dw = (w + 1) / 2;
             oracle::Picture10 p = picture(w, h, kind, 0, 0.5, rng);
             p.value.resize(p.value.size() + kSpare);
             p.mask.resize(p.mask.size() + kSpare);
             for (const Kernels* k : [&] { auto v = simd_variants(); v.insert(v.begin(), &kernels_c()); return v; }()) {
-                std::vector<uint16_t> img = p.value;
-                std::vector<uint8_t> mask = p.mask;
-                k->decimate(img.data(), mask.data(), w, dw, dh);
-                for (int r = 0; r < dh; r++)
-                    for (int c = 0; c < dw; c++) {
-                        ASSERT_EQ(img[static_cast<size_t>(r) * w + c], p.at(2 * r, 2 * c)) << k->name;
-                        ASSERT_EQ(mask[static_cast<size_t>(r) * w + c], p.mask[static_cast<size_t>(2 * r) * w + 2 * c]) << k->name;
+                for (int r = 0; r < h; r++)
+                    for (bool in_place : {false, true}) {
+                        std::vector<uint16_t> img = p.value;
+                        std::vector<uint8_t> mask = p.mask;
+                        const size_t o = static_cast<size_t>(r) * w;
+                        std::vector<uint16_t> dst(static_cast<size_t>(dw) + kSpare, 9);
+                        std::vector<uint8_t> dst_mask(static_cast<size_t>(dw) + kSpare, 9);
+                        uint16_t* d = in_place ? img.data() + o : dst.data();
+                        uint8_t* dm = in_place ? mask.data() + o : dst_mask.data();
+                        k->decimate_row(d, dm, img.data() + o, mask.data() + o, dw);
+                        for (int c = 0; c < dw; c++) {
+                            ASSERT_EQ(d[c], p.at(r, 2 * c)) << k->name << " " << w << "x" << h << " row " << r;
+                            ASSERT_EQ(dm[c], p.mask[o + 2 * c]) << k->name << " " << w << "x" << h << " row " << r;
+                        }
+                        if (!in_place) {
+                            ASSERT_EQ(dst[dw], 9) << k->name << ": written past the row";
+                            ASSERT_EQ(dst_mask[dw], 9) << k->name << ": written past the mask row";
+                        }
                     }
             }
         }

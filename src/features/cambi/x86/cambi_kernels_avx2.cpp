@@ -110,73 +110,60 @@ void derivative_row(uint8_t* dst, const uint16_t* row, const uint16_t* below, in
     }
 }
 
-// scratch: the column sums with kMaskPad zero bytes on each side, then the
-// ring of 7 rows of flags.
-void spatial_mask_avx2(uint8_t* mask, const uint16_t* image, ptrdiff_t stride, int w, int h, int threshold,
-                       uint8_t* scratch) {
-    uint8_t* column = scratch + kMaskPad;
-    uint8_t* ring = scratch + w + 2 * kMaskPad;
-    std::memset(scratch, 0, static_cast<size_t>(w + 2 * kMaskPad));
-    auto add_flags = [&](int r) {
-        uint8_t* flags = ring + static_cast<ptrdiff_t>(r % kMaskFilter) * w;
-        derivative_row(flags, image + r * stride, r + 1 < h ? image + (r + 1) * stride : nullptr, w);
-        int j = 0;
-        for (; j + 32 <= w; j += 32) store256(column + j, _mm256_add_epi8(load256(column + j), load256(flags + j)));
-        for (; j < w; j++) column[j] = static_cast<uint8_t>(column[j] + flags[j]);
-    };
-    auto remove_flags = [&](int r) {
-        const uint8_t* flags = ring + static_cast<ptrdiff_t>(r % kMaskFilter) * w;
-        int j = 0;
-        for (; j + 32 <= w; j += 32) store256(column + j, _mm256_sub_epi8(load256(column + j), load256(flags + j)));
-        for (; j < w; j++) column[j] = static_cast<uint8_t>(column[j] - flags[j]);
-    };
+// The spatial mask a row at a time (kernels.hpp): the flags' column sums
+// (with kMaskPad zero bytes on each side) and a horizontal 7-sum of them.
+void mask_add_row_avx2(uint8_t* scratch, const uint16_t* row, const uint16_t* below, int w, int r) {
+    uint8_t* column = mask_column_sums(scratch);
+    uint8_t* flags = mask_flags(scratch, w, r);
+    derivative_row(flags, row, below, w);
+    int j = 0;
+    for (; j + 32 <= w; j += 32) store256(column + j, _mm256_add_epi8(load256(column + j), load256(flags + j)));
+    for (; j < w; j++) column[j] = static_cast<uint8_t>(column[j] + flags[j]);
+}
+
+void mask_row_avx2(uint8_t* out, uint8_t* scratch, int w, int r, int threshold) {
+    uint8_t* column = mask_column_sums(scratch);
     // sum > threshold  <=>  max(sum, threshold + 1) == sum (sums are at most 49)
     const __m256i above = _mm256_set1_epi8(static_cast<char>(threshold + 1 > 255 ? 255 : threshold + 1));
     const __m256i one = _mm256_set1_epi8(1);
-    for (int r = 0; r < kMaskPad && r < h; r++) add_flags(r);
-    for (int r = 0; r < h; r++) {
-        if (r + kMaskPad < h) add_flags(r + kMaskPad);
-        uint8_t* out = mask + r * stride;
-        int j = 0;
-        for (; j + 32 + kMaskPad <= w; j += 32) {
-            __m256i s = load256(column + j - kMaskPad);
-            for (int d = 1 - kMaskPad; d <= kMaskPad; d++) s = _mm256_add_epi8(s, load256(column + j + d));
-            const __m256i in = _mm256_cmpeq_epi8(_mm256_max_epu8(s, above), s);
-            store256(out + j, _mm256_and_si256(in, one));
-        }
-        for (; j < w; j++) {
-            int s = 0;
-            for (int d = -kMaskPad; d <= kMaskPad; d++)
-                if (j + d < w) s += column[j + d];
-            out[j] = s > threshold;
-        }
-        if (r - kMaskPad >= 0) remove_flags(r - kMaskPad);
+    int j = out ? 0 : w;   // (no row wanted: only the sums move on)
+    for (; j + 32 + kMaskPad <= w; j += 32) {
+        __m256i s = load256(column + j - kMaskPad);
+        for (int d = 1 - kMaskPad; d <= kMaskPad; d++) s = _mm256_add_epi8(s, load256(column + j + d));
+        const __m256i in = _mm256_cmpeq_epi8(_mm256_max_epu8(s, above), s);
+        store256(out + j, _mm256_and_si256(in, one));
+    }
+    for (; j < w; j++) {
+        int s = 0;
+        for (int d = -kMaskPad; d <= kMaskPad; d++)
+            if (j + d < w) s += column[j + d];
+        out[j] = s > threshold;
+    }
+    if (r - kMaskPad >= 0) {
+        const uint8_t* flags = mask_flags(scratch, w, r - kMaskPad);
+        j = 0;
+        for (; j + 32 <= w; j += 32) store256(column + j, _mm256_sub_epi8(load256(column + j), load256(flags + j)));
+        for (; j < w; j++) column[j] = static_cast<uint8_t>(column[j] - flags[j]);
     }
 }
 
-void decimate_avx2(uint16_t* image, uint8_t* mask, ptrdiff_t stride, int w, int h) {
+void decimate_row_avx2(uint16_t* dst, uint8_t* dst_mask, const uint16_t* src, const uint8_t* src_mask, int n) {
     const __m256i low16 = _mm256_set1_epi32(0xffff), low8 = _mm256_set1_epi16(0xff);
-    for (int i = 0; i < h; i++) {
-        const uint16_t* src = image + 2 * i * stride;
-        uint16_t* dst = image + i * stride;
-        const uint8_t* msrc = mask + 2 * i * stride;
-        uint8_t* mdst = mask + i * stride;
-        // Reads stay ahead of writes (dst <= src, 2j >= j): in place is safe.
-        int j = 0;
-        for (; j + 16 <= w; j += 16) {
-            const __m256i a = _mm256_and_si256(load256(src + 2 * j), low16);
-            const __m256i b = _mm256_and_si256(load256(src + 2 * j + 16), low16);
-            store256(dst + j, _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xd8));
-        }
-        for (; j < w; j++) dst[j] = src[2 * j];
-        j = 0;
-        for (; j + 32 <= w; j += 32) {
-            const __m256i a = _mm256_and_si256(load256(msrc + 2 * j), low8);
-            const __m256i b = _mm256_and_si256(load256(msrc + 2 * j + 32), low8);
-            store256(mdst + j, _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xd8));
-        }
-        for (; j < w; j++) mdst[j] = msrc[2 * j];
+    // Reads stay ahead of writes (dst <= src, 2j >= j): in place is safe.
+    int j = 0;
+    for (; j + 16 <= n; j += 16) {
+        const __m256i a = _mm256_and_si256(load256(src + 2 * j), low16);
+        const __m256i b = _mm256_and_si256(load256(src + 2 * j + 16), low16);
+        store256(dst + j, _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xd8));
     }
+    for (; j < n; j++) dst[j] = src[2 * j];
+    j = 0;
+    for (; j + 32 <= n; j += 32) {
+        const __m256i a = _mm256_and_si256(load256(src_mask + 2 * j), low8);
+        const __m256i b = _mm256_and_si256(load256(src_mask + 2 * j + 32), low8);
+        store256(dst_mask + j, _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xd8));
+    }
+    for (; j < n; j++) dst_mask[j] = src_mask[2 * j];
 }
 
 inline __m256i mode3_v(__m256i a, __m256i b, __m256i c) {
@@ -594,7 +581,7 @@ void banding_avx2(const BandingArgs& a, int from, int to, BandingStats* st) {
 
 const Kernels* kernels_avx2() {
     static const Kernels k{"avx2",          convert_row_avx2, antidither_row_avx2, antidither_last_row_avx2,
-                           spatial_mask_avx2, decimate_avx2,  filter_scale_avx2,   banding_avx2};
+                           mask_add_row_avx2, mask_row_avx2,  decimate_row_avx2,   filter_scale_avx2, banding_avx2};
     return detect_cpu_flags().avx2 ? &k : nullptr;
 }
 
