@@ -82,12 +82,12 @@ public:
           plan_(std::make_shared<const cambi::Plan>(std::move(plan))) {}
 
     // libvmaf's scalar and AVX2 CAMBI give the same values: the dispatch
-    // changes nothing here. AVX-512 runs the AVX2 kernels.
-    CpuTarget kernel_target(const CpuTarget& t) const override {
-        return {t.isa == Isa::c ? Isa::c : Isa::avx2, Dispatch::scalar, t.straightforward};
-    }
+    // changes nothing here.
+    CpuTarget kernel_target(const CpuTarget& t) const override { return {t.isa, Dispatch::scalar, t.straightforward}; }
     std::unique_ptr<CpuKernel> make_cpu_kernel(const CpuTarget& target) const override {
-        const cambi::Kernels* k = kernel_target(target).isa == Isa::avx2 ? cambi::kernels_avx2() : nullptr;
+        const cambi::Kernels* k = nullptr;
+        if (target.isa == Isa::avx512) k = cambi::kernels_avx512();
+        if (!k && target.isa != Isa::c) k = cambi::kernels_avx2();
         return std::make_unique<CambiKernel>(plan_, k ? *k : cambi::kernels_c());
     }
 

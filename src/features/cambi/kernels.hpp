@@ -117,6 +117,7 @@ inline uint8_t* mask_flags(uint8_t* scratch, int width, int r) {
 inline constexpr int kSpare = 64;
 
 const Kernels& kernels_c();
-const Kernels* kernels_avx2();  // nullptr when the build or this CPU lacks AVX2
+const Kernels* kernels_avx2();    // nullptr when the build or this CPU lacks AVX2
+const Kernels* kernels_avx512();  // nullptr when the build or this CPU lacks AVX-512 (F, BW, DQ, VL, CD)
 
 }  // namespace speedqa::cambi

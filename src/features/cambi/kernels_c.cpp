@@ -196,6 +196,7 @@ const Kernels& kernels_c() {
 
 #if !defined(SPEEDQA_X86)
 const Kernels* kernels_avx2() { return nullptr; }
+const Kernels* kernels_avx512() { return nullptr; }
 #endif
 
 }  // namespace speedqa::cambi

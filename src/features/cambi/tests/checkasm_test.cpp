@@ -25,6 +25,7 @@ namespace {
 std::vector<const Kernels*> simd_variants() {
     std::vector<const Kernels*> v;
     if (const Kernels* k = kernels_avx2()) v.push_back(k);
+    if (const Kernels* k = kernels_avx512()) v.push_back(k);
     return v;
 }
 

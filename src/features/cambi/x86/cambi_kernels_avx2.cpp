@@ -1,6 +1,13 @@
 // AVX2 variants of CAMBI's kernels (built with -mavx2; picked at run time).
 // Everything here has internal linkage and uses no standard-library template:
 // the linker must find no code of this file that other files could share.
+//
+// cambi_kernels_avx512.cpp builds this same file with the AVX-512 flags as
+// kernels_avx512(): the row passes over the picture at CAMBI's size (the
+// conversion, the anti-dithering, the mask, the decimation) and the mode
+// filter and levels run 512-bit loops there (under __AVX512BW__), with the
+// 256-bit ones after them for what is left of a row; the banding pass is
+// the same code.
 #include <immintrin.h>
 
 #include <cstring>
@@ -18,6 +25,13 @@ inline __m128i load128(const void* p) { return _mm_loadu_si128(static_cast<const
 inline void store256(void* p, __m256i v) { _mm256_storeu_si256(static_cast<__m256i*>(p), v); }
 inline void store128(void* p, __m128i v) { _mm_storeu_si128(static_cast<__m128i*>(p), v); }
 inline unsigned umax(unsigned a, unsigned b) { return a > b ? a : b; }
+#if defined(__AVX512BW__)
+inline __m512i load512(const void* p) { return _mm512_loadu_si512(p); }
+inline void store512(void* p, __m512i v) { _mm512_storeu_si512(p, v); }
+inline __m256i max_halves_epu16(__m512i v) {
+    return _mm256_max_epu16(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
+}
+#endif
 
 unsigned hmax_epu16(__m256i v) {
     __m128i m = _mm_max_epu16(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
@@ -34,6 +48,16 @@ unsigned convert_row_avx2(uint16_t* dst, const uint8_t* src, int n, int bitdepth
     __m256i largest = _mm256_setzero_si256();
     if (bitdepth <= 8) {
         const __m128i up = _mm_cvtsi32_si128(10 - bitdepth);
+#if defined(__AVX512BW__)
+        __m512i top512 = _mm512_setzero_si512();
+        for (; j + 32 <= n; j += 32) {
+            if ((j & 63) == 0) prefetch_page_ahead(src + j);
+            const __m512i s = _mm512_cvtepu8_epi16(load256(src + j));
+            top512 = _mm512_max_epu16(top512, s);
+            store512(dst + j, _mm512_sll_epi16(s, up));
+        }
+        largest = max_halves_epu16(top512);
+#endif
         for (; j + 16 <= n; j += 16) {
             if ((j & 63) == 0) prefetch_page_ahead(src + j);
             const __m256i s = _mm256_cvtepu8_epi16(load128(src + j));
@@ -42,6 +66,16 @@ unsigned convert_row_avx2(uint16_t* dst, const uint8_t* src, int n, int bitdepth
         }
     } else if (bitdepth < 10) {
         const __m128i up = _mm_cvtsi32_si128(10 - bitdepth);
+#if defined(__AVX512BW__)
+        __m512i top512 = _mm512_setzero_si512();
+        for (; j + 32 <= n; j += 32) {
+            prefetch_page_ahead(src + 2 * j);
+            const __m512i s = load512(src + 2 * j);
+            top512 = _mm512_max_epu16(top512, s);
+            store512(dst + j, _mm512_sll_epi16(s, up));
+        }
+        largest = max_halves_epu16(top512);
+#endif
         for (; j + 16 <= n; j += 16) {
             if ((j & 31) == 0) prefetch_page_ahead(src + 2 * j);
             const __m256i s = load256(src + 2 * j);
@@ -54,6 +88,18 @@ unsigned convert_row_avx2(uint16_t* dst, const uint8_t* src, int n, int bitdepth
         const int shift = bitdepth - 10;
         const __m128i down = _mm_cvtsi32_si128(shift), half = _mm_cvtsi32_si128(shift > 0 ? shift - 1 : 0);
         const __m256i one = _mm256_set1_epi16(shift > 0 ? 1 : 0);
+#if defined(__AVX512BW__)
+        __m512i top512 = _mm512_setzero_si512();
+        const __m512i one512 = _mm512_set1_epi16(shift > 0 ? 1 : 0);
+        for (; j + 32 <= n; j += 32) {
+            prefetch_page_ahead(src + 2 * j);
+            const __m512i s = load512(src + 2 * j);
+            top512 = _mm512_max_epu16(top512, s);
+            const __m512i round = _mm512_and_si512(_mm512_srl_epi16(s, half), one512);
+            store512(dst + j, _mm512_add_epi16(_mm512_srl_epi16(s, down), round));
+        }
+        largest = max_halves_epu16(top512);
+#endif
         for (; j + 16 <= n; j += 16) {
             if ((j & 31) == 0) prefetch_page_ahead(src + 2 * j);
             const __m256i s = load256(src + 2 * j);
@@ -73,7 +119,14 @@ unsigned convert_row_avx2(uint16_t* dst, const uint8_t* src, int n, int bitdepth
 
 void antidither_row_avx2(uint16_t* a, const uint16_t* b, int n) {
     int j = 0;
-    // Each block reads a[j + 16] before the next block replaces it.
+    // Each block reads a[j + 16] (a[j + 32]) before the next block replaces it.
+#if defined(__AVX512BW__)
+    for (; j + 33 <= n; j += 32) {
+        const __m512i s = _mm512_add_epi16(_mm512_add_epi16(load512(a + j), load512(a + j + 1)),
+                                           _mm512_add_epi16(load512(b + j), load512(b + j + 1)));
+        store512(a + j, _mm512_srli_epi16(s, 2));
+    }
+#endif
     for (; j + 17 <= n; j += 16) {
         const __m256i s = _mm256_add_epi16(_mm256_add_epi16(load256(a + j), load256(a + j + 1)),
                                            _mm256_add_epi16(load256(b + j), load256(b + j + 1)));
@@ -85,6 +138,9 @@ void antidither_row_avx2(uint16_t* a, const uint16_t* b, int n) {
 
 void antidither_last_row_avx2(uint16_t* a, int n) {
     int j = 0;
+#if defined(__AVX512BW__)
+    for (; j + 33 <= n; j += 32) store512(a + j, _mm512_srli_epi16(_mm512_add_epi16(load512(a + j), load512(a + j + 1)), 1));
+#endif
     for (; j + 17 <= n; j += 16) store256(a + j, _mm256_srli_epi16(_mm256_add_epi16(load256(a + j), load256(a + j + 1)), 1));
     for (; j < n - 1; j++) a[j] = static_cast<uint16_t>((a[j] + a[j + 1]) >> 1);
 }
@@ -93,6 +149,18 @@ void antidither_last_row_avx2(uint16_t* a, int n) {
 void derivative_row(uint8_t* dst, const uint16_t* row, const uint16_t* below, int n) {
     const __m256i one = _mm256_set1_epi8(1);
     int j = 0;
+#if defined(__AVX512BW__)
+    for (; j + 65 <= n; j += 64) {
+        const __m512i x0 = load512(row + j), x1 = load512(row + j + 32);
+        __mmask32 e0 = _mm512_cmpeq_epi16_mask(x0, load512(row + j + 1));
+        __mmask32 e1 = _mm512_cmpeq_epi16_mask(x1, load512(row + j + 33));
+        if (below) {
+            e0 &= _mm512_cmpeq_epi16_mask(x0, load512(below + j));
+            e1 &= _mm512_cmpeq_epi16_mask(x1, load512(below + j + 32));
+        }
+        store512(dst + j, _mm512_maskz_mov_epi8(_mm512_kunpackd(e1, e0), _mm512_set1_epi8(1)));
+    }
+#endif
     for (; j + 33 <= n; j += 32) {
         __m256i e0 = _mm256_cmpeq_epi16(load256(row + j), load256(row + j + 1));
         __m256i e1 = _mm256_cmpeq_epi16(load256(row + j + 16), load256(row + j + 17));
@@ -117,6 +185,9 @@ void mask_add_row_avx2(uint8_t* scratch, const uint16_t* row, const uint16_t* be
     uint8_t* flags = mask_flags(scratch, w, r);
     derivative_row(flags, row, below, w);
     int j = 0;
+#if defined(__AVX512BW__)
+    for (; j + 64 <= w; j += 64) store512(column + j, _mm512_add_epi8(load512(column + j), load512(flags + j)));
+#endif
     for (; j + 32 <= w; j += 32) store256(column + j, _mm256_add_epi8(load256(column + j), load256(flags + j)));
     for (; j < w; j++) column[j] = static_cast<uint8_t>(column[j] + flags[j]);
 }
@@ -127,6 +198,14 @@ void mask_row_avx2(uint8_t* out, uint8_t* scratch, int w, int r, int threshold) 
     const __m256i above = _mm256_set1_epi8(static_cast<char>(threshold + 1 > 255 ? 255 : threshold + 1));
     const __m256i one = _mm256_set1_epi8(1);
     int j = out ? 0 : w;   // (no row wanted: only the sums move on)
+#if defined(__AVX512BW__)
+    const __m512i thr = _mm512_set1_epi8(static_cast<char>(threshold > 255 ? 255 : threshold));
+    for (; j + 64 + kMaskPad <= w; j += 64) {
+        __m512i s = load512(column + j - kMaskPad);
+        for (int d = 1 - kMaskPad; d <= kMaskPad; d++) s = _mm512_add_epi8(s, load512(column + j + d));
+        store512(out + j, _mm512_maskz_mov_epi8(_mm512_cmpgt_epu8_mask(s, thr), _mm512_set1_epi8(1)));
+    }
+#endif
     for (; j + 32 + kMaskPad <= w; j += 32) {
         __m256i s = load256(column + j - kMaskPad);
         for (int d = 1 - kMaskPad; d <= kMaskPad; d++) s = _mm256_add_epi8(s, load256(column + j + d));
@@ -142,6 +221,9 @@ void mask_row_avx2(uint8_t* out, uint8_t* scratch, int w, int r, int threshold) 
     if (r - kMaskPad >= 0) {
         const uint8_t* flags = mask_flags(scratch, w, r - kMaskPad);
         j = 0;
+#if defined(__AVX512BW__)
+        for (; j + 64 <= w; j += 64) store512(column + j, _mm512_sub_epi8(load512(column + j), load512(flags + j)));
+#endif
         for (; j + 32 <= w; j += 32) store256(column + j, _mm256_sub_epi8(load256(column + j), load256(flags + j)));
         for (; j < w; j++) column[j] = static_cast<uint8_t>(column[j] - flags[j]);
     }
@@ -151,6 +233,10 @@ void decimate_row_avx2(uint16_t* dst, uint8_t* dst_mask, const uint16_t* src, co
     const __m256i low16 = _mm256_set1_epi32(0xffff), low8 = _mm256_set1_epi16(0xff);
     // Reads stay ahead of writes (dst <= src, 2j >= j): in place is safe.
     int j = 0;
+#if defined(__AVX512BW__)
+    // the even elements: the low halves of pairs (vpmovdw, vpmovwb)
+    for (; j + 16 <= n; j += 16) _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + j), _mm512_cvtepi32_epi16(load512(src + 2 * j)));
+#endif
     for (; j + 16 <= n; j += 16) {
         const __m256i a = _mm256_and_si256(load256(src + 2 * j), low16);
         const __m256i b = _mm256_and_si256(load256(src + 2 * j + 16), low16);
@@ -158,6 +244,9 @@ void decimate_row_avx2(uint16_t* dst, uint8_t* dst_mask, const uint16_t* src, co
     }
     for (; j < n; j++) dst[j] = src[2 * j];
     j = 0;
+#if defined(__AVX512BW__)
+    for (; j + 32 <= n; j += 32) _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst_mask + j), _mm512_cvtepi16_epi8(load512(src_mask + 2 * j)));
+#endif
     for (; j + 32 <= n; j += 32) {
         const __m256i a = _mm256_and_si256(load256(src_mask + 2 * j), low8);
         const __m256i b = _mm256_and_si256(load256(src_mask + 2 * j + 32), low8);
@@ -172,6 +261,14 @@ inline __m256i mode3_v(__m256i a, __m256i b, __m256i c) {
     const __m256i smallest = _mm256_min_epu16(_mm256_min_epu16(a, b), c);
     return _mm256_blendv_epi8(_mm256_blendv_epi8(smallest, b, b_twice), a, a_twice);
 }
+#if defined(__AVX512BW__)
+inline __m512i mode3_v(__m512i a, __m512i b, __m512i c) {
+    const __mmask32 a_twice = _mm512_cmpeq_epi16_mask(a, b) | _mm512_cmpeq_epi16_mask(a, c);
+    const __mmask32 b_twice = _mm512_cmpeq_epi16_mask(b, c);
+    const __m512i smallest = _mm512_min_epu16(_mm512_min_epu16(a, b), c);
+    return _mm512_mask_blend_epi16(a_twice, _mm512_mask_blend_epi16(b_twice, smallest, b), a);
+}
+#endif
 
 // Row m of the scale is final: its levels, and its share of the next scale.
 void finish_row(const ScaleArgs& a, int m) {
@@ -184,6 +281,17 @@ void finish_row(const ScaleArgs& a, int m) {
     const __m256i margin = _mm256_set1_epi16(static_cast<short>(l.margin));
     const __m256i uncounted = _mm256_set1_epi16(static_cast<short>(l.uncounted));
     int c = 0;
+#if defined(__AVX512BW__)
+    if (l.band_size > 0)
+        for (; c + 32 <= a.width; c += 32) {
+            const __m512i x = _mm512_sub_epi16(load512(img + c), _mm512_set1_epi16(static_cast<short>(l.band_base)));
+            const __mmask32 in_band = _mm512_cmple_epu16_mask(x, _mm512_set1_epi16(static_cast<short>(l.band_size - 1)));
+            const __m256i mk = load256(msk + c);
+            const __mmask32 counted = in_band & _mm256_test_epi8_mask(mk, mk);
+            store512(lv + c, _mm512_mask_blend_epi16(counted, _mm512_set1_epi16(static_cast<short>(l.uncounted)),
+                                                     _mm512_add_epi16(x, _mm512_set1_epi16(static_cast<short>(l.margin)))));
+        }
+#endif
     if (l.band_size > 0)
         for (; c + 16 <= a.width; c += 16) {
             const __m256i x = _mm256_sub_epi16(load256(img + c), base);
@@ -225,12 +333,19 @@ void filter_scale_avx2(const ScaleArgs& a, int from, int to) {
         uint16_t* filtered = ring + (i % 3) * w;
         filtered[0] = in[0];
         int j = 1;
+#if defined(__AVX512BW__)
+        for (; j + 33 <= w; j += 32) store512(filtered + j, mode3_v(load512(in + j - 1), load512(in + j), load512(in + j + 1)));
+#endif
         for (; j + 17 <= w; j += 16) store256(filtered + j, mode3_v(load256(in + j - 1), load256(in + j), load256(in + j + 1)));
         for (; j < w - 1; j++) filtered[j] = mode3(in[j - 1], in[j], in[j + 1]);
         filtered[w - 1] = in[w - 1];
         if (i >= 2) {
             uint16_t* out = a.image + (i - 1) * a.stride;
             j = 0;
+#if defined(__AVX512BW__)
+            for (; j + 32 <= w; j += 32)
+                store512(out + j, mode3_v(load512(ring + j), load512(ring + w + j), load512(ring + 2 * w + j)));
+#endif
             for (; j + 16 <= w; j += 16)
                 store256(out + j, mode3_v(load256(ring + j), load256(ring + w + j), load256(ring + 2 * w + j)));
             for (; j < w; j++) out[j] = mode3(ring[j], ring[w + j], ring[2 * w + j]);
@@ -579,10 +694,18 @@ void banding_avx2(const BandingArgs& a, int from, int to, BandingStats* st) {
 
 }  // namespace
 
+#if defined(__AVX512BW__)
+const Kernels* kernels_avx512() {
+    static const Kernels k{"avx512",        convert_row_avx2, antidither_row_avx2, antidither_last_row_avx2,
+                           mask_add_row_avx2, mask_row_avx2,  decimate_row_avx2,   filter_scale_avx2, banding_avx2};
+    return detect_cpu_flags().avx512 ? &k : nullptr;
+}
+#else
 const Kernels* kernels_avx2() {
     static const Kernels k{"avx2",          convert_row_avx2, antidither_row_avx2, antidither_last_row_avx2,
                            mask_add_row_avx2, mask_row_avx2,  decimate_row_avx2,   filter_scale_avx2, banding_avx2};
     return detect_cpu_flags().avx2 ? &k : nullptr;
 }
+#endif
 
 }  // namespace speedqa::cambi
