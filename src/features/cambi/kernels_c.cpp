@@ -81,12 +81,8 @@ void finish_row(const ScaleArgs& a, int m) {
     uint16_t* lv = a.level_out + m * a.width;
     for (int c = 0; c < a.width; c++) lv[c] = level_of(*a.levels, img[c], msk[c]);
     if (!a.decimate || m % 2) return;
-    uint16_t* next = a.image + (m / 2) * a.stride;
-    uint8_t* next_mask = a.mask + (m / 2) * a.stride;
-    for (int c = 0; 2 * c < a.width; c++) {
-        next[c] = img[2 * c];
-        next_mask[c] = msk[2 * c];
-    }
+    // in place on row 0 (m = 0)
+    decimate_row_c(a.image + (m / 2) * a.stride, a.mask + (m / 2) * a.stride, img, msk, (a.width + 1) / 2);
 }
 
 void filter_scale_c(const ScaleArgs& a, int from, int to) {

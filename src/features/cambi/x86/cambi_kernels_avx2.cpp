@@ -304,25 +304,8 @@ void finish_row(const ScaleArgs& a, int m) {
         lv[c] = static_cast<uint16_t>(msk[c] && x < static_cast<unsigned>(l.band_size) ? x + l.margin : l.uncounted);
     }
     if (!a.decimate || m % 2) return;
-    uint16_t* next = a.image + (m / 2) * a.stride;
-    uint8_t* next_mask = a.mask + (m / 2) * a.stride;
-    const int n = (a.width + 1) / 2;
-    const __m256i low16 = _mm256_set1_epi32(0xffff), low8 = _mm256_set1_epi16(0xff);
-    // In place on row 0: reads stay ahead of writes.
-    int j = 0;
-    for (; j + 16 <= n && 2 * j + 32 <= a.width; j += 16) {
-        const __m256i x = _mm256_and_si256(load256(img + 2 * j), low16);
-        const __m256i y = _mm256_and_si256(load256(img + 2 * j + 16), low16);
-        store256(next + j, _mm256_permute4x64_epi64(_mm256_packus_epi32(x, y), 0xd8));
-    }
-    for (; j < n; j++) next[j] = img[2 * j];
-    j = 0;
-    for (; j + 32 <= n && 2 * j + 64 <= a.width; j += 32) {
-        const __m256i x = _mm256_and_si256(load256(msk + 2 * j), low8);
-        const __m256i y = _mm256_and_si256(load256(msk + 2 * j + 32), low8);
-        store256(next_mask + j, _mm256_permute4x64_epi64(_mm256_packus_epi16(x, y), 0xd8));
-    }
-    for (; j < n; j++) next_mask[j] = msk[2 * j];
+    // in place on row 0 (m = 0)
+    decimate_row_avx2(a.image + (m / 2) * a.stride, a.mask + (m / 2) * a.stride, img, msk, (a.width + 1) / 2);
 }
 
 void filter_scale_avx2(const ScaleArgs& a, int from, int to) {
