@@ -180,16 +180,28 @@ void derivative_row(uint8_t* dst, const uint16_t* row, const uint16_t* below, in
 
 // The spatial mask a row at a time (kernels.hpp): the flags' column sums
 // (with kMaskPad zero bytes on each side) and a horizontal 7-sum of them.
-void mask_add_row_avx2(uint8_t* scratch, const uint16_t* row, const uint16_t* below, int w, int r) {
-    uint8_t* column = mask_column_sums(scratch);
-    uint8_t* flags = mask_flags(scratch, w, r);
-    derivative_row(flags, row, below, w);
+
+// A row of flags into the column sums (Add) or out of them.
+template <bool Add>
+void column_sums(uint8_t* column, const uint8_t* flags, int w) {
     int j = 0;
 #if defined(__AVX512BW__)
-    for (; j + 64 <= w; j += 64) store512(column + j, _mm512_add_epi8(load512(column + j), load512(flags + j)));
+    for (; j + 64 <= w; j += 64) {
+        const __m512i c = load512(column + j), f = load512(flags + j);
+        store512(column + j, Add ? _mm512_add_epi8(c, f) : _mm512_sub_epi8(c, f));
+    }
 #endif
-    for (; j + 32 <= w; j += 32) store256(column + j, _mm256_add_epi8(load256(column + j), load256(flags + j)));
-    for (; j < w; j++) column[j] = static_cast<uint8_t>(column[j] + flags[j]);
+    for (; j + 32 <= w; j += 32) {
+        const __m256i c = load256(column + j), f = load256(flags + j);
+        store256(column + j, Add ? _mm256_add_epi8(c, f) : _mm256_sub_epi8(c, f));
+    }
+    for (; j < w; j++) column[j] = static_cast<uint8_t>(Add ? column[j] + flags[j] : column[j] - flags[j]);
+}
+
+void mask_add_row_avx2(uint8_t* scratch, const uint16_t* row, const uint16_t* below, int w, int r) {
+    uint8_t* flags = mask_flags(scratch, w, r);
+    derivative_row(flags, row, below, w);
+    column_sums<true>(mask_column_sums(scratch), flags, w);
 }
 
 void mask_row_avx2(uint8_t* out, uint8_t* scratch, int w, int r, int threshold) {
@@ -218,15 +230,7 @@ void mask_row_avx2(uint8_t* out, uint8_t* scratch, int w, int r, int threshold) 
             if (j + d < w) s += column[j + d];
         out[j] = s > threshold;
     }
-    if (r - kMaskPad >= 0) {
-        const uint8_t* flags = mask_flags(scratch, w, r - kMaskPad);
-        j = 0;
-#if defined(__AVX512BW__)
-        for (; j + 64 <= w; j += 64) store512(column + j, _mm512_sub_epi8(load512(column + j), load512(flags + j)));
-#endif
-        for (; j + 32 <= w; j += 32) store256(column + j, _mm256_sub_epi8(load256(column + j), load256(flags + j)));
-        for (; j < w; j++) column[j] = static_cast<uint8_t>(column[j] - flags[j]);
-    }
+    if (r - kMaskPad >= 0) column_sums<false>(column, mask_flags(scratch, w, r - kMaskPad), w);
 }
 
 void decimate_row_avx2(uint16_t* dst, uint8_t* dst_mask, const uint16_t* src, const uint8_t* src_mask, int n) {
