@@ -355,26 +355,47 @@ private:
 
 const uint8_t* pixel_row(const Picture& pic, int y) { return pic.plane[0] + static_cast<ptrdiff_t>(y) * pic.stride[0]; }
 
+// The band columns [d0, d1) of row i whose v, h, d the later stages read
+// (decoupling and CSF: the region csf, which holds the denominator's and the
+// masking's): none outside its rows.
+struct DetailSpan {
+    int d0 = 0, d1 = 0;
+};
+DetailSpan detail_span(const ScalePlan& s, int i, bool skipped) {
+    if (skipped || i < s.csf.top || i >= s.csf.bottom) return {};
+    return {s.csf.left, s.csf.right};
+}
+
 // The picture's DWT of one output row into band rows (and band_a into `a`).
 void dwt_row_scale0(const Plan& plan, const RowKernels& k, const Picture& pic, int i, Scratch& ws, Row3<int16_t> out,
                     int32_t* a) {
     const ScalePlan& s = plan.s[0];
-    const bool low_only = plan.opt.skip_scale0;
+    const DetailSpan span = detail_span(s, i, plan.opt.skip_scale0);
     int16_t* tmp = ws.tmp16.data();
     int rows[4];
     for (int r = 0; r < 4; ++r) rows[r] = tap_index(i, r, s.in_h);
+    const auto sample = [&](int q, int x) -> int32_t {
+        const uint8_t* row = pixel_row(pic, rows[q]);
+        return plan.bitdepth == 8 ? row[x] : reinterpret_cast<const uint16_t*>(row)[x];
+    };
     if (plan.bitdepth == 8) {
         const uint8_t* r[4] = {pixel_row(pic, rows[0]), pixel_row(pic, rows[1]), pixel_row(pic, rows[2]),
                                pixel_row(pic, rows[3])};
-        k.dwt0_8(r, s.in_w, tmp, a, out.p[1], out.p[0], out.p[2], low_only);
+        k.dwt0_8(r, s.in_w, tmp, a, out.p[1], out.p[0], out.p[2], span.d0, span.d1);
     } else {
         const uint16_t* r[4];
         for (int q = 0; q < 4; ++q) r[q] = reinterpret_cast<const uint16_t*>(pixel_row(pic, rows[q]));
-        k.dwt0_16(r, s.in_w, plan.bitdepth, tmp, a, out.p[1], out.p[0], out.p[2], low_only);
+        k.dwt0_16(r, s.in_w, plan.bitdepth, tmp, a, out.p[1], out.p[0], out.p[2], span.d0, span.d1);
     }
     // libvmaf's SIMD DWT's last block reads on past the low-pass row into
-    // the high-pass one (they lie one after the other) instead of mirroring.
-    if (s.dwt_overread && !low_only) {
+    // the high-pass one (they lie one after the other) instead of mirroring:
+    // into its first two columns, which the kernel made only where the
+    // bands' columns read them.
+    if (s.dwt_overread && !plan.opt.skip_scale0) {
+        const int W = s.in_w;
+        const int32_t round = 1 << (plan.bitdepth - 1);
+        for (int x = 0; x < 2 && x < W; ++x)
+            tmp[W + x] = dwt0_vertical(kHi, sample(0, x), sample(1, x), sample(2, x), sample(3, x), 0, round, plan.bitdepth);
         const int j = s.w - 1;
         const int16_t* lo = tmp;
         const int32_t l0 = lo[2 * j - 1], l1 = lo[2 * j], l2 = lo[2 * j + 1], l3 = lo[2 * j + 2];
@@ -387,6 +408,7 @@ void dwt_row_scale0(const Plan& plan, const RowKernels& k, const Picture& pic, i
 void dwt_row_scale123(const Plan& plan, const RowKernels& k, int scale, int i, Scratch& ws, int made_in,
                       Row3<int32_t> ref_out, int32_t* ref_a, Row3<int32_t> dis_out, int32_t* dis_a) {
     const ScalePlan& s = plan.s[scale];
+    const DetailSpan span = detail_span(s, i, false);
     const int W = s.in_w;
     const int32_t* rr[4];
     const int32_t* dr[4];
@@ -396,18 +418,29 @@ void dwt_row_scale123(const Plan& plan, const RowKernels& k, int scale, int i, S
         dr[q] = ws.band_a_row(1, scale - 1, row, made_in);
     }
     int32_t* tmp = ws.tmp32.data();
-    k.dwt123(rr, dr, W, scale, tmp, ref_out, ref_a, dis_out, dis_a);
+    k.dwt123(rr, dr, W, scale, tmp, ref_out, ref_a, dis_out, dis_a, span.d0, span.d1);
     if (s.dwt_overread) {
-        // tmp: low ref, high ref, low dis, high dis, each W wide. Past the
-        // last one lies memory libvmaf never wrote: mirrored taps kept there.
+        // tmp: low ref, high ref, low dis, high dis, each W wide. Each row's
+        // taps past its end read the next one's first two columns (the high
+        // ones made here where the kernel did not need them); past the last
+        // one lies memory libvmaf never wrote: mirrored taps kept there.
+        const int64_t vr = kVRound[scale - 1];
+        const int vs = kVShift[scale - 1];
+        for (int img = 0; img < 2; ++img) {
+            const int32_t* const* in = img == 0 ? rr : dr;
+            for (int x = 0; x < 2 && x < W; ++x)
+                tmp[static_cast<size_t>(2 * img + 1) * W + x] = dwt_i4(kHi, in[0][x], in[1][x], in[2][x], in[3][x], vr, vs);
+        }
         const int j = s.w - 1;
         const int64_t hr = kHRound[scale - 1];
         const int hs = kHShift[scale - 1];
         auto at = [&](int t, int q) { return tmp[static_cast<size_t>(t) * W + 2 * j - 1 + q]; };
         ref_a[j] = dwt_i4(kLo, at(0, 0), at(0, 1), at(0, 2), at(0, 3), hr, hs);
         ref_out.p[1][j] = dwt_i4(kHi, at(0, 0), at(0, 1), at(0, 2), at(0, 3), hr, hs);
-        ref_out.p[0][j] = dwt_i4(kLo, at(1, 0), at(1, 1), at(1, 2), at(1, 3), hr, hs);
-        ref_out.p[2][j] = dwt_i4(kHi, at(1, 0), at(1, 1), at(1, 2), at(1, 3), hr, hs);
+        if (j >= span.d0 && j < span.d1) {   // (the high row's own columns there: made for these)
+            ref_out.p[0][j] = dwt_i4(kLo, at(1, 0), at(1, 1), at(1, 2), at(1, 3), hr, hs);
+            ref_out.p[2][j] = dwt_i4(kHi, at(1, 0), at(1, 1), at(1, 2), at(1, 3), hr, hs);
+        }
         dis_a[j] = dwt_i4(kLo, at(2, 0), at(2, 1), at(2, 2), at(2, 3), hr, hs);
         dis_out.p[1][j] = dwt_i4(kHi, at(2, 0), at(2, 1), at(2, 2), at(2, 3), hr, hs);
     }

@@ -49,14 +49,16 @@ struct Row3 {
 
 struct RowKernels {
     // --- scale 0 (16-bit coefficients)
-    // One output row of the DWT of rows r[0..3] (mirrored by the caller), all
-    // w = (width + 1) / 2 columns: a (16-bit values widened for the next
-    // scale), v, h, d; low_only: a alone. tmp holds 2 * width int16_t: the
-    // low then the high vertical pass (libvmaf's order).
+    // One output row of the DWT of rows r[0..3] (mirrored by the caller): a
+    // (16-bit values widened for the next scale) in all w = (width + 1) / 2
+    // columns; v, h, d only in the columns [d0, d1) (none where d0 >= d1):
+    // the later stages read them in their region alone. tmp holds 2 * width
+    // int16_t: the low then the high vertical pass (libvmaf's order); the
+    // high pass is made only where those columns read it.
     void (*dwt0_8)(const uint8_t* const r[4], int width, int16_t* tmp, int32_t* a, int16_t* v, int16_t* h, int16_t* d,
-                   bool low_only);
+                   int d0, int d1);
     void (*dwt0_16)(const uint16_t* const r[4], int width, int bitdepth, int16_t* tmp, int32_t* a, int16_t* v,
-                    int16_t* h, int16_t* d, bool low_only);
+                    int16_t* h, int16_t* d, int d0, int d1);
     // Restored (r) and additive (a) parts of the distorted coefficients.
     void (*decouple0)(Row3<const int16_t> ref, Row3<const int16_t> dis, Row3<int16_t> r, Row3<int16_t> a, int begin,
                       int end, Lane lane, const Scale0Consts& k);
@@ -73,10 +75,11 @@ struct RowKernels {
                 Lane lane, const Scale0Consts& k, int64_t sums[3]);
 
     // --- scales 1-3 (32-bit coefficients)
-    // One output row of the DWT of two images (ref, dis) at once; tmp holds
+    // One output row of the DWT of two images (ref, dis) at once, the bands
+    // other than a in the columns [d0, d1) only (as dwt0_8); tmp holds
     // 4 * width int32_t: low ref, high ref, low dis, high dis.
     void (*dwt123)(const int32_t* const ref[4], const int32_t* const dis[4], int width, int scale, int32_t* tmp,
-                   Row3<int32_t> ref_out, int32_t* ref_a, Row3<int32_t> dis_out, int32_t* dis_a);
+                   Row3<int32_t> ref_out, int32_t* ref_a, Row3<int32_t> dis_out, int32_t* dis_a, int d0, int d1);
     void (*decouple123)(Row3<const int32_t> ref, Row3<const int32_t> dis, Row3<int32_t> r, Row3<int32_t> a, int begin,
                         int end, bool round_first, const Scale123Consts& k);
     void (*den123)(Row3<const int32_t> ref, int begin, int end, const Scale123Consts& k, uint64_t sums[3]);

@@ -9,36 +9,50 @@ namespace {
 
 using namespace exact;
 
+// The columns [x0, x1) of the vertical high pass that the bands' columns
+// [d0, d1) read (taps 2j - 1 .. 2j + 2, mirrored at the edges): none where
+// d0 >= d1.
+struct HighSpan {
+    int x0 = 0, x1 = 0;
+    HighSpan(int d0, int d1, int width) {
+        if (d0 >= d1) return;
+        x0 = d0 > 0 ? 2 * d0 - 1 : 0;
+        x1 = 2 * d1 + 1 < width ? 2 * d1 + 1 : width;
+    }
+    bool has(int x) const { return x >= x0 && x < x1; }
+};
+
 template <class P>
 void dwt0(const P* const r[4], int width, int bitdepth, int16_t* tmp, int32_t* a, int16_t* v, int16_t* h, int16_t* d,
-          bool low_only) {
+          int d0, int d1) {
     const int32_t round = 1 << (bitdepth - 1);
     int16_t* lo = tmp;
     int16_t* hi = tmp + width;
+    const HighSpan span(d0, d1, width);
     for (int x = 0; x < width; ++x) {
         const int32_t s0 = r[0][x], s1 = r[1][x], s2 = r[2][x], s3 = r[3][x];
         lo[x] = dwt0_vertical(kLo, s0, s1, s2, s3, kLoSum * round, round, bitdepth);
-        if (!low_only) hi[x] = dwt0_vertical(kHi, s0, s1, s2, s3, 0, round, bitdepth);
+        if (span.has(x)) hi[x] = dwt0_vertical(kHi, s0, s1, s2, s3, 0, round, bitdepth);
     }
     const int w = (width + 1) / 2;
     for (int j = 0; j < w; ++j) {
         const int c0 = tap_index(j, 0, width), c1 = tap_index(j, 1, width), c2 = tap_index(j, 2, width), c3 = tap_index(j, 3, width);
         a[j] = dwt0_horizontal(kLo, lo[c0], lo[c1], lo[c2], lo[c3]);
-        if (low_only) continue;
+        if (j < d0 || j >= d1) continue;
         v[j] = dwt0_horizontal(kHi, lo[c0], lo[c1], lo[c2], lo[c3]);
         h[j] = dwt0_horizontal(kLo, hi[c0], hi[c1], hi[c2], hi[c3]);
         d[j] = dwt0_horizontal(kHi, hi[c0], hi[c1], hi[c2], hi[c3]);
     }
 }
 
-void dwt0_8(const uint8_t* const r[4], int width, int16_t* tmp, int32_t* a, int16_t* v, int16_t* h, int16_t* d,
-            bool low_only) {
-    dwt0(r, width, 8, tmp, a, v, h, d, low_only);
+void dwt0_8(const uint8_t* const r[4], int width, int16_t* tmp, int32_t* a, int16_t* v, int16_t* h, int16_t* d, int d0,
+            int d1) {
+    dwt0(r, width, 8, tmp, a, v, h, d, d0, d1);
 }
 
 void dwt0_16(const uint16_t* const r[4], int width, int bitdepth, int16_t* tmp, int32_t* a, int16_t* v, int16_t* h,
-             int16_t* d, bool low_only) {
-    dwt0(r, width, bitdepth, tmp, a, v, h, d, low_only);
+             int16_t* d, int d0, int d1) {
+    dwt0(r, width, bitdepth, tmp, a, v, h, d, d0, d1);
 }
 
 void decouple0(Row3<const int16_t> ref, Row3<const int16_t> dis, Row3<int16_t> r, Row3<int16_t> a, int begin, int end,
@@ -120,17 +134,18 @@ void cm0(Row3<const int16_t> csf, const Row3<const int16_t> flt[3], Row3<const i
 }
 
 void dwt123(const int32_t* const ref[4], const int32_t* const dis[4], int width, int scale, int32_t* tmp,
-            Row3<int32_t> ref_out, int32_t* ref_a, Row3<int32_t> dis_out, int32_t* dis_a) {
+            Row3<int32_t> ref_out, int32_t* ref_a, Row3<int32_t> dis_out, int32_t* dis_a, int d0, int d1) {
     const int64_t vr = kVRound[scale - 1], hr = kHRound[scale - 1];
     const int vs = kVShift[scale - 1], hs = kHShift[scale - 1];
     const int32_t* const* in[2] = {ref, dis};
+    const HighSpan span(d0, d1, width);
     for (int img = 0; img < 2; ++img) {
         int32_t* lo = tmp + static_cast<size_t>(2 * img) * width;
         int32_t* hi = lo + width;
         const int32_t* const* r = in[img];
         for (int x = 0; x < width; ++x) {
             lo[x] = dwt_i4(kLo, r[0][x], r[1][x], r[2][x], r[3][x], vr, vs);
-            hi[x] = dwt_i4(kHi, r[0][x], r[1][x], r[2][x], r[3][x], vr, vs);
+            if (span.has(x)) hi[x] = dwt_i4(kHi, r[0][x], r[1][x], r[2][x], r[3][x], vr, vs);
         }
     }
     const int w = (width + 1) / 2;
@@ -142,6 +157,7 @@ void dwt123(const int32_t* const ref[4], const int32_t* const dis[4], int width,
         for (int j = 0; j < w; ++j) {
             const int c0 = tap_index(j, 0, width), c1 = tap_index(j, 1, width), c2 = tap_index(j, 2, width), c3 = tap_index(j, 3, width);
             as[img][j] = dwt_i4(kLo, lo[c0], lo[c1], lo[c2], lo[c3], hr, hs);
+            if (j < d0 || j >= d1) continue;
             outs[img].p[1][j] = dwt_i4(kHi, lo[c0], lo[c1], lo[c2], lo[c3], hr, hs);
             outs[img].p[0][j] = dwt_i4(kLo, hi[c0], hi[c1], hi[c2], hi[c3], hr, hs);
             outs[img].p[2][j] = dwt_i4(kHi, hi[c0], hi[c1], hi[c2], hi[c3], hr, hs);

@@ -89,7 +89,11 @@ TEST_P(AdmCheckasm, Dwt0) {
     for (int bitdepth : {8, 10, 12, 16})
         for (int width : kWidths)
             for (int pattern = 0; pattern < 7; ++pattern)
-                for (bool low_only : {false, true}) {
+                for (int span = 0; span < 3; ++span) {
+                    // v, h, d in all columns, in none, or in a span of them
+                    const int w = (width + 1) / 2;
+                    const int d0 = span == 0 ? 0 : static_cast<int>(r.in(0, w));
+                    const int d1 = span == 0 ? w : (span == 1 ? d0 : static_cast<int>(r.in(d0, w)));
                     // Past the bit depth too for 16-bit containers: libvmaf wraps those.
                     const int64_t max = bitdepth == 8 || pattern == 0 ? (int64_t{1} << bitdepth) - 1 : 65535;
                     std::vector<int16_t> out[2][5];
@@ -109,23 +113,24 @@ TEST_P(AdmCheckasm, Dwt0) {
                                 b[q].assign(rows[q].begin(), rows[q].end());
                                 p[q] = b[q].data();
                             }
-                            k.dwt0_8(p, width, o[4].data(), band_a[impl].data(), o[1].data(), o[2].data(), o[3].data(), low_only);
+                            k.dwt0_8(p, width, o[4].data(), band_a[impl].data(), o[1].data(), o[2].data(), o[3].data(), d0, d1);
                         } else {
                             const uint16_t* p[4] = {rows[0].data(), rows[1].data(), rows[2].data(), rows[3].data()};
                             k.dwt0_16(p, width, bitdepth, o[4].data(), band_a[impl].data(), o[1].data(), o[2].data(),
-                                      o[3].data(), low_only);
+                                      o[3].data(), d0, d1);
                         }
                     }
                     ++cases_;
-                    const int w = (width + 1) / 2;
-                    SCOPED_TRACE(testing::Message() << "bitdepth " << bitdepth << " width " << width << " pattern " << pattern);
+                    SCOPED_TRACE(testing::Message() << "bitdepth " << bitdepth << " width " << width << " pattern "
+                                                    << pattern << " bands' columns [" << d0 << ", " << d1 << ")");
                     expect_equal(band_a[0].data(), band_a[1].data(), 0, w, "a");
                     expect_equal(out[0][4].data(), out[1][4].data(), 0, width, "low pass row");
-                    if (low_only) continue;
-                    expect_equal(out[0][1].data(), out[1][1].data(), 0, w, "v");
-                    expect_equal(out[0][2].data(), out[1][2].data(), 0, w, "h");
-                    expect_equal(out[0][3].data(), out[1][3].data(), 0, w, "d");
-                    expect_equal(out[0][4].data(), out[1][4].data(), 0, 2 * width, "low and high pass rows");
+                    if (d0 < d1) {
+                        expect_equal(out[0][1].data(), out[1][1].data(), d0, d1, "v");
+                        expect_equal(out[0][2].data(), out[1][2].data(), d0, d1, "h");
+                        expect_equal(out[0][3].data(), out[1][3].data(), d0, d1, "d");
+                    }
+                    if (span == 0) expect_equal(out[0][4].data(), out[1][4].data(), 0, 2 * width, "low and high pass rows");
                 }
 }
 
@@ -202,10 +207,14 @@ TEST_P(AdmCheckasm, Dwt123) {
     const int64_t ranges[] = {16384, 1 << 20, 1 << 28, INT32_MAX};
     for (int scale = 1; scale <= 3; ++scale)
         for (int width : kWidths)
-            for (int pattern = 0; pattern < 7; ++pattern) {
+            for (int pattern = 0; pattern < 21; ++pattern) {
+                // the bands other than a in all columns, in none, or in a span of them
+                const int span = pattern % 3, w = (width + 1) / 2;
+                const int d0 = span == 0 ? 0 : static_cast<int>(r.in(0, w));
+                const int d1 = span == 0 ? w : (span == 1 ? d0 : static_cast<int>(r.in(d0, w)));
                 const int64_t lim = ranges[r.in(0, 3)];
                 std::vector<int32_t> rows[8];
-                for (auto& v : rows) v = make_row<int32_t>(r, width, pattern, -lim - (lim == INT32_MAX), lim);
+                for (auto& v : rows) v = make_row<int32_t>(r, width, pattern / 3, -lim - (lim == INT32_MAX), lim);
                 const int32_t* ref[4] = {rows[0].data(), rows[1].data(), rows[2].data(), rows[3].data()};
                 const int32_t* dis[4] = {rows[4].data(), rows[5].data(), rows[6].data(), rows[7].data()};
                 std::vector<int32_t> out[2][9];
@@ -214,13 +223,17 @@ TEST_P(AdmCheckasm, Dwt123) {
                     auto& o = out[impl];
                     (impl ? *avx2_ : c_)
                         .dwt123(ref, dis, width, scale, o[8].data(), {{o[0].data(), o[1].data(), o[2].data()}}, o[3].data(),
-                                {{o[4].data(), o[5].data(), o[6].data()}}, o[7].data());
+                                {{o[4].data(), o[5].data(), o[6].data()}}, o[7].data(), d0, d1);
                 }
                 ++cases_;
-                SCOPED_TRACE(testing::Message() << "scale " << scale << " width " << width << " pattern " << pattern);
-                const int w = (width + 1) / 2;
-                for (int q = 0; q < 8; ++q) expect_equal(out[0][q].data(), out[1][q].data(), 0, w, "band");
-                expect_equal(out[0][8].data(), out[1][8].data(), 0, 4 * width, "vertical pass rows");
+                SCOPED_TRACE(testing::Message() << "scale " << scale << " width " << width << " pattern " << pattern / 3
+                                                << " bands' columns [" << d0 << ", " << d1 << ")");
+                for (int q : {3, 7}) expect_equal(out[0][q].data(), out[1][q].data(), 0, w, "band a");
+                for (int q : {0, 1, 2, 4, 5, 6})
+                    if (d0 < d1) expect_equal(out[0][q].data(), out[1][q].data(), d0, d1, "band");
+                for (int img = 0; img < 2; ++img)
+                    expect_equal(out[0][8].data(), out[1][8].data(), 2 * img * width, (2 * img + 1) * width, "low pass rows");
+                if (span == 0) expect_equal(out[0][8].data(), out[1][8].data(), 0, 4 * width, "vertical pass rows");
             }
 }
 

@@ -96,20 +96,50 @@ static inline __m512i pair16(int16_t a, int16_t b) {
 
 // ------------------------------------------------------------ DWT --------
 
-// Horizontal pass of one tmp row (lo or hi, n wide) into two bands over the
-// interior outputs [1, jend): taps 2j-1 .. 2j+2 need no mirroring there.
-// lo_out: 32-bit (band a, kept for the next scale) or 16-bit.
-static int dwt0_horizontal(const int16_t* t, int32_t* lo32, int16_t* lo_out, int16_t* hi_out, int jend) {
+// One output column with mirrored taps (the C arithmetic; exact/arith.hpp's
+// tap_index, kept static here so that this file shares no code).
+static int tap(int j, int k, int n) {
+    if (j == 0) return k == 1 ? 0 : (k == 3 ? 2 : 1);
+    const int v = 2 * j - 1 + k;
+    return v >= n ? 2 * n - v - 1 : v;
+}
+static int16_t dwt0_column(const int16_t* t, int j, int n, const int16_t* f) {
+    uint32_t acc = 0;
+    for (int k = 0; k < 4; ++k) acc += static_cast<uint32_t>(f[k] * t[tap(j, k, n)]);
+    return static_cast<int16_t>(static_cast<uint32_t>(static_cast<int32_t>(acc + 32768u) >> 16));
+}
+
+static int clamp_int(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
+// The columns [x0, x1) of the vertical high pass that the bands' columns
+// [d0, d1) read (taps 2j - 1 .. 2j + 2, mirrored at the edges): none where
+// d0 >= d1. (kernels_c.cpp's HighSpan.)
+struct HighSpan {
+    int x0 = 0, x1 = 0;
+    HighSpan(int d0, int d1, int width) {
+        if (d0 >= d1) return;
+        x0 = d0 > 0 ? 2 * d0 - 1 : 0;
+        x1 = 2 * d1 + 1 < width ? 2 * d1 + 1 : width;
+    }
+    bool overlaps(int x, int n) const { return x < x1 && x + n > x0; }
+};
+
+// Horizontal pass of one tmp row (lo or hi, `width` wide) into two bands
+// over the interior outputs [j0, j1) (1 <= j0, j1 - 1 <= (width - 3) / 2:
+// taps 2j-1 .. 2j+2 need no mirroring there). lo_out: 32-bit (band a, kept
+// for the next scale) or 16-bit; hi_out may be nullptr.
+static void dwt0_horizontal(const int16_t* t, int32_t* lo32, int16_t* lo_out, int16_t* hi_out, int j0, int j1,
+                            int width) {
     const __m256i l01 = pair(kLo16[0], kLo16[1]), l23 = pair(kLo16[2], kLo16[3]);
     const __m256i h01 = pair(kHi16[0], kHi16[1]), h23 = pair(kHi16[2], kHi16[3]);
     const __m256i round = _mm256_set1_epi32(32768);
-    int j = 1;
+    int j = j0;
 #if defined(__AVX512F__)
     {
         const __m512i L01 = pair16(kLo16[0], kLo16[1]), L23 = pair16(kLo16[2], kLo16[3]);
         const __m512i H01 = pair16(kHi16[0], kHi16[1]), H23 = pair16(kHi16[2], kHi16[3]);
         const __m512i R = _mm512_set1_epi32(32768);
-        for (; j + 16 <= jend; j += 16) {
+        for (; j + 16 <= j1; j += 16) {
             const __m512i p0 = _mm512_loadu_si512(t + 2 * j - 1), p1 = _mm512_loadu_si512(t + 2 * j + 1);
             const __m512i lo = _mm512_srai_epi32(
                 _mm512_add_epi32(_mm512_add_epi32(_mm512_madd_epi16(p0, L01), _mm512_madd_epi16(p1, L23)), R), 16);
@@ -125,7 +155,7 @@ static int dwt0_horizontal(const int16_t* t, int32_t* lo32, int16_t* lo_out, int
         }
     }
 #endif
-    for (; j + 8 <= jend; j += 8) {
+    for (; j + 8 <= j1; j += 8) {
         // 16 int16 from 2j-1 hold the pairs (2j-1, 2j) of 8 outputs; from 2j+1 the pairs (2j+1, 2j+2).
         const __m256i p0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t + 2 * j - 1));
         const __m256i p1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t + 2 * j + 1));
@@ -141,34 +171,32 @@ static int dwt0_horizontal(const int16_t* t, int32_t* lo32, int16_t* lo_out, int
             store8x16(hi_out + j, hi);
         }
     }
-    return j;
+    // (an int32 shifted right by 16 fits int16: the column's int16 is the lane's value)
+    for (; j < j1; ++j) {
+        const int16_t lo = dwt0_column(t, j, width, kLo16);
+        if (lo32)
+            lo32[j] = lo;
+        else
+            lo_out[j] = lo;
+        if (hi_out) hi_out[j] = dwt0_column(t, j, width, kHi16);
+    }
 }
 
-// One output column with mirrored taps (the C arithmetic; exact/arith.hpp's
-// tap_index, kept static here so that this file shares no code).
-static int tap(int j, int k, int n) {
-    if (j == 0) return k == 1 ? 0 : (k == 3 ? 2 : 1);
-    const int v = 2 * j - 1 + k;
-    return v >= n ? 2 * n - v - 1 : v;
-}
-static int16_t dwt0_column(const int16_t* t, int j, int n, const int16_t* f) {
-    uint32_t acc = 0;
-    for (int k = 0; k < 4; ++k) acc += static_cast<uint32_t>(f[k] * t[tap(j, k, n)]);
-    return static_cast<int16_t>(static_cast<uint32_t>(static_cast<int32_t>(acc + 32768u) >> 16));
-}
-
-static void dwt0_horizontal_row(const int16_t* tmp, int width, int32_t* a, int16_t* v, int16_t* h, int16_t* d,
-                                bool low_only) {
+static void dwt0_horizontal_row(const int16_t* tmp, int width, int32_t* a, int16_t* v, int16_t* h, int16_t* d, int d0,
+                                int d1) {
     const int w = (width + 1) / 2;
     const int16_t* lo = tmp;
     const int16_t* hi = tmp + width;
-    // Interior: 2j + 2 <= width - 1.
-    const int jend = (width - 3) / 2 + 1 < w ? (width - 3) / 2 + 1 : w;
-    int j = jend > 1 ? dwt0_horizontal(lo, a, nullptr, low_only ? nullptr : v, jend) : 1;
-    if (!low_only && jend > 1) dwt0_horizontal(hi, nullptr, h, d, jend);
-    for (int c = 0; c < w; c = (c == 0 ? j : c + 1)) {
+    // Interior [1, jend): 2j + 2 <= width - 1. The bands' columns there: [i0, i1).
+    const int jend = clamp_int((width - 3) / 2 + 1 < w ? (width - 3) / 2 + 1 : w, 1, w > 1 ? w : 1);
+    const int i0 = clamp_int(d0, 1, jend), i1 = d0 < d1 ? clamp_int(d1, i0, jend) : i0;
+    dwt0_horizontal(lo, a, nullptr, nullptr, 1, i0, width);
+    dwt0_horizontal(lo, a, nullptr, v, i0, i1, width);
+    dwt0_horizontal(lo, a, nullptr, nullptr, i1, jend, width);
+    dwt0_horizontal(hi, nullptr, h, d, i0, i1, width);
+    for (int c = 0; c < w; c = (c == 0 ? jend : c + 1)) {   // column 0 and [jend, w)
         a[c] = dwt0_column(lo, c, width, kLo16);
-        if (low_only) continue;
+        if (c < d0 || c >= d1) continue;
         v[c] = dwt0_column(lo, c, width, kHi16);
         h[c] = dwt0_column(hi, c, width, kLo16);
         d[c] = dwt0_column(hi, c, width, kHi16);
@@ -232,9 +260,10 @@ static inline void dwt0_vertical32(__m512i s0, __m512i s1, __m512i s2, __m512i s
 #endif
 
 static void dwt0_8(const uint8_t* const r[4], int width, int16_t* tmp, int32_t* a, int16_t* v, int16_t* h, int16_t* d,
-                   bool low_only) {
+                   int d0, int d1) {
     int16_t* lo = tmp;
     int16_t* hi = tmp + width;
+    const HighSpan span(d0, d1, width);
     // sum - 46342 * 128 + 128, then >> 8.
     const __m256i lo_bias = _mm256_set1_epi32(-kLoSum * 128 + 128), hi_bias = _mm256_set1_epi32(128);
     int x = 0;
@@ -248,7 +277,7 @@ static void dwt0_8(const uint8_t* const r[4], int width, int16_t* tmp, int32_t* 
         for (int q = 0; q < 4; ++q)
             s[q] = _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(r[q] + x)));
         dwt0_vertical32(s[0], s[1], s[2], s[3], _mm512_set1_epi32(-kLoSum * 128 + 128), _mm512_set1_epi32(128), 8,
-                        false, lo + x, low_only ? nullptr : hi + x);
+                        false, lo + x, span.overlaps(x, 32) ? hi + x : nullptr);
     }
 #endif
     for (; x + 16 <= width; x += 16) {
@@ -256,7 +285,7 @@ static void dwt0_8(const uint8_t* const r[4], int width, int16_t* tmp, int32_t* 
         const __m256i s1 = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r[1] + x)));
         const __m256i s2 = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r[2] + x)));
         const __m256i s3 = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r[3] + x)));
-        dwt0_vertical16(s0, s1, s2, s3, lo_bias, hi_bias, 8, false, lo + x, low_only ? nullptr : hi + x);
+        dwt0_vertical16(s0, s1, s2, s3, lo_bias, hi_bias, 8, false, lo + x, span.overlaps(x, 16) ? hi + x : nullptr);
     }
     for (; x < width; ++x) {
         const int32_t s0 = r[0][x], s1 = r[1][x], s2 = r[2][x], s3 = r[3][x];
@@ -265,13 +294,14 @@ static void dwt0_8(const uint8_t* const r[4], int width, int16_t* tmp, int32_t* 
         const uint32_t g = static_cast<uint32_t>(kHi16[0] * s0 + kHi16[1] * s1 + kHi16[2] * s2 + kHi16[3] * s3);
         hi[x] = static_cast<int16_t>(static_cast<uint32_t>(static_cast<int32_t>(g + 128u) >> 8));
     }
-    dwt0_horizontal_row(tmp, width, a, v, h, d, low_only);
+    dwt0_horizontal_row(tmp, width, a, v, h, d, d0, d1);
 }
 
 static void dwt0_16(const uint16_t* const r[4], int width, int bitdepth, int16_t* tmp, int32_t* a, int16_t* v,
-                    int16_t* h, int16_t* d, bool low_only) {
+                    int16_t* h, int16_t* d, int d0, int d1) {
     int16_t* lo = tmp;
     int16_t* hi = tmp + width;
+    const HighSpan span(d0, d1, width);
     const uint32_t round = 1u << (bitdepth - 1);
     // Samples enter madd as s - 32768; 32768 * (sum of taps) puts it back.
     const uint32_t lo_bias = 32768u * kLoSum - kLoSum * round + round;
@@ -295,7 +325,8 @@ static void dwt0_16(const uint16_t* const r[4], int width, int bitdepth, int16_t
             const __m512i all = _mm512_or_si512(_mm512_or_si512(u0, u1), _mm512_or_si512(u2, u3));
             const bool wrap = _mm512_test_epi16_mask(all, over16) != 0;
             dwt0_vertical32(_mm512_xor_si512(u0, off16), _mm512_xor_si512(u1, off16), _mm512_xor_si512(u2, off16),
-                            _mm512_xor_si512(u3, off16), lb16, hb16, bitdepth, wrap, lo + x, low_only ? nullptr : hi + x);
+                            _mm512_xor_si512(u3, off16), lb16, hb16, bitdepth, wrap, lo + x,
+                            span.overlaps(x, 32) ? hi + x : nullptr);
         }
     }
 #endif
@@ -307,7 +338,7 @@ static void dwt0_16(const uint16_t* const r[4], int width, int bitdepth, int16_t
         const __m256i all = _mm256_or_si256(_mm256_or_si256(u0, u1), _mm256_or_si256(u2, u3));
         const bool wrap = !_mm256_testz_si256(all, over);
         dwt0_vertical16(_mm256_xor_si256(u0, off), _mm256_xor_si256(u1, off), _mm256_xor_si256(u2, off),
-                        _mm256_xor_si256(u3, off), lb, hb, bitdepth, wrap, lo + x, low_only ? nullptr : hi + x);
+                        _mm256_xor_si256(u3, off), lb, hb, bitdepth, wrap, lo + x, span.overlaps(x, 16) ? hi + x : nullptr);
     }
     for (; x < width; ++x) {
         const int32_t s0 = r[0][x], s1 = r[1][x], s2 = r[2][x], s3 = r[3][x];
@@ -319,7 +350,7 @@ static void dwt0_16(const uint16_t* const r[4], int width, int bitdepth, int16_t
                            static_cast<uint32_t>(kHi16[2] * s2) + static_cast<uint32_t>(kHi16[3] * s3);
         hi[x] = static_cast<int16_t>(static_cast<uint32_t>(static_cast<int32_t>(g + round) >> bitdepth));
     }
-    dwt0_horizontal_row(tmp, width, a, v, h, d, low_only);
+    dwt0_horizontal_row(tmp, width, a, v, h, d, d0, d1);
 }
 
 // --------------------------------------------------------- decouple ------
@@ -850,11 +881,57 @@ static inline __m512i dwt_i4_16(const __m512i s[4], const int16_t* f, __m512i ro
 }
 #endif
 
+// Horizontal pass of one tmp row of scales 1-3 (`width` wide) over the
+// interior outputs [j0, j1) (as dwt0_horizontal): the low-pass taps into
+// lo_out and the high-pass ones into hi_out, each nullptr where not wanted.
+static void dwt123_horizontal(const int32_t* t, int32_t* lo_out, int32_t* hi_out, int j0, int j1, int width,
+                              int64_t hr, int hs) {
+    const __m128i hsh = _mm_cvtsi32_si128(hs);
+    int32_t* const dst[2] = {lo_out, hi_out};
+    int j = j0;
+#if defined(__AVX512F__)
+    for (; j + 8 <= j1; j += 8) {
+        const __m512i p0 = _mm512_loadu_si512(t + 2 * j - 1), p1 = _mm512_loadu_si512(t + 2 * j + 1);
+        const __m512i q0 = _mm512_srli_epi64(p0, 32), q1 = _mm512_srli_epi64(p1, 32);
+        for (int hp = 0; hp < 2; ++hp) {
+            if (!dst[hp]) continue;
+            const int16_t* f = hp ? kHi16 : kLo16;
+            __m512i acc = _mm512_add_epi64(_mm512_set1_epi64(hr), _mm512_mul_epi32(p0, _mm512_set1_epi64(f[0])));
+            acc = _mm512_add_epi64(acc, _mm512_mul_epi32(q0, _mm512_set1_epi64(f[1])));
+            acc = _mm512_add_epi64(acc, _mm512_mul_epi32(p1, _mm512_set1_epi64(f[2])));
+            acc = _mm512_add_epi64(acc, _mm512_mul_epi32(q1, _mm512_set1_epi64(f[3])));
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst[hp] + j), _mm512_cvtepi64_epi32(_mm512_srl_epi64(acc, hsh)));
+        }
+    }
+#endif
+    const __m256i hround = _mm256_set1_epi64x(hr);
+    for (; j + 4 <= j1; j += 4) {
+        // Even lanes of the 8 from 2j-1: taps 0 of outputs j..j+3; odd lanes: taps 1.
+        const __m256i p0 = load8x32(t + 2 * j - 1), p1 = load8x32(t + 2 * j + 1);
+        const __m256i q0 = _mm256_srli_epi64(p0, 32), q1 = _mm256_srli_epi64(p1, 32);
+        for (int hp = 0; hp < 2; ++hp) {
+            if (!dst[hp]) continue;
+            const int16_t* f = hp ? kHi16 : kLo16;
+            __m256i acc = _mm256_add_epi64(hround, _mm256_mul_epi32(p0, _mm256_set1_epi64x(f[0])));
+            acc = _mm256_add_epi64(acc, _mm256_mul_epi32(q0, _mm256_set1_epi64x(f[1])));
+            acc = _mm256_add_epi64(acc, _mm256_mul_epi32(p1, _mm256_set1_epi64x(f[2])));
+            acc = _mm256_add_epi64(acc, _mm256_mul_epi32(q1, _mm256_set1_epi64x(f[3])));
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(dst[hp] + j), low32x4(_mm256_srl_epi64(acc, hsh)));
+        }
+    }
+    // (the low 32 bits of a logical and of an arithmetic shift by hs <= 16 agree)
+    for (; j < j1; ++j) {
+        if (lo_out) lo_out[j] = dwt_i4_column(t, j, width, kLo16, hr, hs);
+        if (hi_out) hi_out[j] = dwt_i4_column(t, j, width, kHi16, hr, hs);
+    }
+}
+
 static void dwt123(const int32_t* const ref[4], const int32_t* const dis[4], int width, int scale, int32_t* tmp,
-                   Row3<int32_t> ref_out, int32_t* ref_a, Row3<int32_t> dis_out, int32_t* dis_a) {
+                   Row3<int32_t> ref_out, int32_t* ref_a, Row3<int32_t> dis_out, int32_t* dis_a, int d0, int d1) {
     const int64_t vr = scale == 1 ? 0 : 32768, hr = scale == 2 ? 32768 : 16384;
     const int vs = scale == 1 ? 0 : 16, hs = scale == 2 ? 16 : 15;
     const __m256i vround = _mm256_set1_epi64x(vr);
+    const HighSpan span(d0, d1, width);
     const int32_t* const* in[2] = {ref, dis};
     for (int img = 0; img < 2; ++img) {
         int32_t* lo = tmp + static_cast<size_t>(2 * img) * width;
@@ -863,39 +940,39 @@ static void dwt123(const int32_t* const ref[4], const int32_t* const dis[4], int
         int x = 0;
 #if defined(__AVX512F__)
         for (; x + 16 <= width; x += 16) {
+            const bool want_hi = span.overlaps(x, 16);
             const __m512i s[4] = {_mm512_loadu_si512(r[0] + x), _mm512_loadu_si512(r[1] + x),
                                   _mm512_loadu_si512(r[2] + x), _mm512_loadu_si512(r[3] + x)};
             if (vs == 0) {
                 __m512i l = _mm512_mullo_epi32(s[0], _mm512_set1_epi32(kLo16[0]));
-                __m512i g = _mm512_mullo_epi32(s[0], _mm512_set1_epi32(kHi16[0]));
-                for (int q = 1; q < 4; ++q) {
-                    l = _mm512_add_epi32(l, _mm512_mullo_epi32(s[q], _mm512_set1_epi32(kLo16[q])));
-                    g = _mm512_add_epi32(g, _mm512_mullo_epi32(s[q], _mm512_set1_epi32(kHi16[q])));
-                }
+                for (int q = 1; q < 4; ++q) l = _mm512_add_epi32(l, _mm512_mullo_epi32(s[q], _mm512_set1_epi32(kLo16[q])));
                 _mm512_storeu_si512(lo + x, l);
+                if (!want_hi) continue;
+                __m512i g = _mm512_mullo_epi32(s[0], _mm512_set1_epi32(kHi16[0]));
+                for (int q = 1; q < 4; ++q) g = _mm512_add_epi32(g, _mm512_mullo_epi32(s[q], _mm512_set1_epi32(kHi16[q])));
                 _mm512_storeu_si512(hi + x, g);
                 continue;
             }
             _mm512_storeu_si512(lo + x, dwt_i4_16(s, kLo16, _mm512_set1_epi64(vr), vs));
-            _mm512_storeu_si512(hi + x, dwt_i4_16(s, kHi16, _mm512_set1_epi64(vr), vs));
+            if (want_hi) _mm512_storeu_si512(hi + x, dwt_i4_16(s, kHi16, _mm512_set1_epi64(vr), vs));
         }
 #endif
         for (; x + 8 <= width; x += 8) {
+            const bool want_hi = span.overlaps(x, 8);
             const __m256i s[4] = {load8x32(r[0] + x), load8x32(r[1] + x), load8x32(r[2] + x), load8x32(r[3] + x)};
             if (vs == 0) {
                 // Scale 1 keeps the low 32 bits of the sum unshifted: 32-bit products do.
                 __m256i l = _mm256_mullo_epi32(s[0], _mm256_set1_epi32(kLo16[0]));
-                __m256i g = _mm256_mullo_epi32(s[0], _mm256_set1_epi32(kHi16[0]));
-                for (int q = 1; q < 4; ++q) {
-                    l = _mm256_add_epi32(l, _mm256_mullo_epi32(s[q], _mm256_set1_epi32(kLo16[q])));
-                    g = _mm256_add_epi32(g, _mm256_mullo_epi32(s[q], _mm256_set1_epi32(kHi16[q])));
-                }
+                for (int q = 1; q < 4; ++q) l = _mm256_add_epi32(l, _mm256_mullo_epi32(s[q], _mm256_set1_epi32(kLo16[q])));
                 _mm256_storeu_si256(reinterpret_cast<__m256i*>(lo + x), l);
+                if (!want_hi) continue;
+                __m256i g = _mm256_mullo_epi32(s[0], _mm256_set1_epi32(kHi16[0]));
+                for (int q = 1; q < 4; ++q) g = _mm256_add_epi32(g, _mm256_mullo_epi32(s[q], _mm256_set1_epi32(kHi16[q])));
                 _mm256_storeu_si256(reinterpret_cast<__m256i*>(hi + x), g);
                 continue;
             }
             _mm256_storeu_si256(reinterpret_cast<__m256i*>(lo + x), dwt_i4_8(s, kLo16, vround, vs));
-            _mm256_storeu_si256(reinterpret_cast<__m256i*>(hi + x), dwt_i4_8(s, kHi16, vround, vs));
+            if (want_hi) _mm256_storeu_si256(reinterpret_cast<__m256i*>(hi + x), dwt_i4_8(s, kHi16, vround, vs));
         }
         for (; x < width; ++x) {
             int64_t l = vr, g = vr;
@@ -908,55 +985,26 @@ static void dwt123(const int32_t* const ref[4], const int32_t* const dis[4], int
         }
     }
     const int w = (width + 1) / 2;
-    const int jend = (width - 3) / 2 + 1 < w ? (width - 3) / 2 + 1 : w;   // interior: 2j + 2 <= width - 1
-    const __m256i hround = _mm256_set1_epi64x(hr);
-    const __m128i hsh = _mm_cvtsi32_si128(hs);
+    // interior [1, jend): 2j + 2 <= width - 1; the bands' columns there: [i0, i1)
+    const int jend = clamp_int((width - 3) / 2 + 1 < w ? (width - 3) / 2 + 1 : w, 1, w > 1 ? w : 1);
+    const int i0 = clamp_int(d0, 1, jend), i1 = d0 < d1 ? clamp_int(d1, i0, jend) : i0;
     Row3<int32_t> outs[2] = {ref_out, dis_out};
     int32_t* as[2] = {ref_a, dis_a};
     for (int img = 0; img < 2; ++img) {
         const int32_t* lo = tmp + static_cast<size_t>(2 * img) * width;
         const int32_t* hi = lo + width;
-        int32_t* dst[4] = {as[img], outs[img].p[1], outs[img].p[0], outs[img].p[2]};   // a, v, h, d
-        int j = 1;
-#if defined(__AVX512F__)
-        for (; j + 8 <= jend; j += 8) {
-            for (int src = 0; src < 2; ++src) {
-                const int32_t* t = src == 0 ? lo : hi;
-                const __m512i p0 = _mm512_loadu_si512(t + 2 * j - 1), p1 = _mm512_loadu_si512(t + 2 * j + 1);
-                const __m512i q0 = _mm512_srli_epi64(p0, 32), q1 = _mm512_srli_epi64(p1, 32);
-                for (int hp = 0; hp < 2; ++hp) {
-                    const int16_t* f = hp ? kHi16 : kLo16;
-                    __m512i acc = _mm512_add_epi64(_mm512_set1_epi64(hr), _mm512_mul_epi32(p0, _mm512_set1_epi64(f[0])));
-                    acc = _mm512_add_epi64(acc, _mm512_mul_epi32(q0, _mm512_set1_epi64(f[1])));
-                    acc = _mm512_add_epi64(acc, _mm512_mul_epi32(p1, _mm512_set1_epi64(f[2])));
-                    acc = _mm512_add_epi64(acc, _mm512_mul_epi32(q1, _mm512_set1_epi64(f[3])));
-                    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst[2 * src + hp] + j),
-                                        _mm512_cvtepi64_epi32(_mm512_srl_epi64(acc, hsh)));
-                }
-            }
-        }
-#endif
-        for (; j + 4 <= jend; j += 4) {
-            for (int src = 0; src < 2; ++src) {
-                const int32_t* t = src == 0 ? lo : hi;
-                // Even lanes of the 8 from 2j-1: taps 0 of outputs j..j+3; odd lanes: taps 1.
-                const __m256i p0 = load8x32(t + 2 * j - 1), p1 = load8x32(t + 2 * j + 1);
-                const __m256i q0 = _mm256_srli_epi64(p0, 32), q1 = _mm256_srli_epi64(p1, 32);
-                for (int hp = 0; hp < 2; ++hp) {
-                    const int16_t* f = hp ? kHi16 : kLo16;
-                    __m256i acc = _mm256_add_epi64(hround, _mm256_mul_epi32(p0, _mm256_set1_epi64x(f[0])));
-                    acc = _mm256_add_epi64(acc, _mm256_mul_epi32(q0, _mm256_set1_epi64x(f[1])));
-                    acc = _mm256_add_epi64(acc, _mm256_mul_epi32(p1, _mm256_set1_epi64x(f[2])));
-                    acc = _mm256_add_epi64(acc, _mm256_mul_epi32(q1, _mm256_set1_epi64x(f[3])));
-                    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst[2 * src + hp] + j), low32x4(_mm256_srl_epi64(acc, hsh)));
-                }
-            }
-        }
-        for (int c = 0; c < w; c = (c == 0 ? j : c + 1)) {
-            dst[0][c] = dwt_i4_column(lo, c, width, kLo16, hr, hs);
-            dst[1][c] = dwt_i4_column(lo, c, width, kHi16, hr, hs);
-            dst[2][c] = dwt_i4_column(hi, c, width, kLo16, hr, hs);
-            dst[3][c] = dwt_i4_column(hi, c, width, kHi16, hr, hs);
+        int32_t* const a = as[img];
+        const Row3<int32_t> o = outs[img];   // h, v, d
+        dwt123_horizontal(lo, a, nullptr, 1, i0, width, hr, hs);
+        dwt123_horizontal(lo, a, o.p[1], i0, i1, width, hr, hs);
+        dwt123_horizontal(lo, a, nullptr, i1, jend, width, hr, hs);
+        dwt123_horizontal(hi, o.p[0], o.p[2], i0, i1, width, hr, hs);
+        for (int c = 0; c < w; c = (c == 0 ? jend : c + 1)) {   // column 0 and [jend, w)
+            a[c] = dwt_i4_column(lo, c, width, kLo16, hr, hs);
+            if (c < d0 || c >= d1) continue;
+            o.p[1][c] = dwt_i4_column(lo, c, width, kHi16, hr, hs);
+            o.p[0][c] = dwt_i4_column(hi, c, width, kLo16, hr, hs);
+            o.p[2][c] = dwt_i4_column(hi, c, width, kHi16, hr, hs);
         }
     }
 }
