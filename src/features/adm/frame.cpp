@@ -107,6 +107,9 @@ struct Scratch final : KernelScratch {
     }
     std::vector<int16_t> tmp16;
     std::vector<int32_t> tmp32;
+    // per scale with stale_dis_taps: what libvmaf's buffer holds past its
+    // four rows when it makes that scale (from the scale above's last row)
+    int32_t stale[4][2] = {};
     ScaleBuffers<int16_t> s0;
     ScaleBuffers<int32_t> s123[3];  // scales 1, 2, 3: all streamed at once
     // the rings of band_a rows of every scale, one after the other: [0] ref, [1] dis
@@ -443,6 +446,49 @@ void dwt_row_scale123(const Plan& plan, const RowKernels& k, int scale, int i, S
         }
         dis_a[j] = dwt_i4(kLo, at(2, 0), at(2, 1), at(2, 2), at(2, 3), hr, hs);
         dis_out.p[1][j] = dwt_i4(kHi, at(2, 0), at(2, 1), at(2, 2), at(2, 3), hr, hs);
+        if (s.stale_dis_taps && j >= span.d0 && j < span.d1) {
+            // the distorted high-pass row's taps past the buffer's end
+            const auto tap = [&](int q) {
+                const int x = 2 * j - 1 + q;
+                return x < W ? at(3, q) : ws.stale[scale][x - W];
+            };
+            dis_out.p[0][j] = dwt_i4(kLo, tap(0), tap(1), tap(2), tap(3), hr, hs);
+            dis_out.p[2][j] = dwt_i4(kHi, tap(0), tap(1), tap(2), tap(3), hr, hs);
+        }
+    }
+}
+
+// The DWT rows of every scale up to `last`, streamed: each scale's row as
+// soon as the rows of band_a it reads are made, while they are still in
+// their rings; after each row, made_row(scale, i).
+template <class MadeRow>
+void stream_dwt(const Plan& plan, const RowKernels& k, Scratch& ws, const Picture& ref, const Picture& dis, int last,
+                MadeRow made_row) {
+    int made[4] = {};
+    const auto row123 = [&](int scale) {
+        const int i = made[scale];
+        ScaleBuffers<int32_t>& b = ws.s123[scale - 1];
+        dwt_row_scale123(plan, k, scale, i, ws, made[scale - 1], b.ref_row(), ws.band_a_row(0, scale, i, i), b.dis_row(),
+                         ws.band_a_row(1, scale, i, i));
+        made_row(scale, i);
+        made[scale]++;
+    };
+    const auto ready = [&](int scale) {
+        const ScalePlan& s = plan.s[scale];
+        if (made[scale] >= s.h) return false;
+        int top = 0;
+        for (int q = 0; q < 4; ++q) top = std::max(top, tap_index(made[scale], q, s.in_h));
+        return top < made[scale - 1];
+    };
+    const ScalePlan& s0 = plan.s[0];
+    for (int i = 0; i < s0.h; ++i) {
+        dwt_row_scale0(plan, k, ref, i, ws, ws.s0.ref_row(), ws.band_a_row(0, 0, i, i));
+        dwt_row_scale0(plan, k, dis, i, ws, ws.s0.dis_row(), ws.band_a_row(1, 0, i, i));
+        made_row(0, i);
+        made[0]++;
+        // after scale 0's last row, every row left of 1, then 2, then 3
+        for (int scale = 1; scale <= last; ++scale)
+            while (ready(scale)) row123(scale);
     }
 }
 
@@ -456,38 +502,28 @@ void score_frame(const Plan& plan, const RowKernels& k, KernelScratch& scratch, 
                  const Picture& dis, ScaleSums& out) {
     Scratch& ws = static_cast<Scratch&>(scratch);
     out = ScaleSums{};
+    // Where libvmaf's DWT of a scale reads what the scale above left in its
+    // buffer, that scale's last row comes first: the DWT alone, down to it.
+    int stale_from = 0;
+    for (int scale = 2; scale < 4; ++scale)
+        if (plan.s[scale].stale_dis_taps) stale_from = scale - 1;
+    if (stale_from > 0)
+        stream_dwt(plan, k, ws, ref, dis, stale_from, [&](int scale, int i) {
+            if (scale == 0 || scale == 3 || !plan.s[scale + 1].stale_dis_taps || i != plan.s[scale].h - 1) return;
+            // its four rows are W wide, the next scale's (W + 1) / 2: past
+            // theirs lie this row's low-pass values of the distorted image
+            // (its third row) at columns 0, 1 (W even) or 2, 3
+            const size_t past = static_cast<size_t>(4) * plan.s[scale + 1].in_w;
+            for (int q = 0; q < 2; ++q) ws.stale[scale + 1][q] = ws.tmp32[past + q];
+        });
     ScaleStream<int16_t> stream0(plan, 0, k, ws.s0);
     ScaleStream<int32_t> streams[3] = {{plan, 1, k, ws.s123[0]}, {plan, 2, k, ws.s123[1]}, {plan, 3, k, ws.s123[2]}};
-    // rows of band_a made at each scale; a row of scale s can be made once
-    // every input row its taps read is
-    int made[4] = {};
-    const auto row123 = [&](int scale) {
-        const int i = made[scale];
-        ScaleBuffers<int32_t>& b = ws.s123[scale - 1];
-        dwt_row_scale123(plan, k, scale, i, ws, made[scale - 1], b.ref_row(), ws.band_a_row(0, scale, i, i), b.dis_row(),
-                         ws.band_a_row(1, scale, i, i));
-        streams[scale - 1].row(i);
-        made[scale]++;
-    };
-    const auto ready = [&](int scale) {
-        const ScalePlan& s = plan.s[scale];
-        if (made[scale] >= s.h) return false;
-        int last = 0;
-        for (int q = 0; q < 4; ++q) last = std::max(last, tap_index(made[scale], q, s.in_h));
-        return last < made[scale - 1];
-    };
-    const ScalePlan& s0 = plan.s[0];
-    for (int i = 0; i < s0.h; ++i) {
-        dwt_row_scale0(plan, k, ref, i, ws, ws.s0.ref_row(), ws.band_a_row(0, 0, i, i));
-        dwt_row_scale0(plan, k, dis, i, ws, ws.s0.dis_row(), ws.band_a_row(1, 0, i, i));
-        if (!plan.opt.skip_scale0) stream0.row(i);
-        made[0]++;
-        // scales 1-3 follow as soon as their rows' inputs are made, while
-        // those are still in their rings;
-        // after scale 0's last row, every row left of 1, then 2, then 3
-        for (int scale = 1; scale < 4; ++scale)
-            while (ready(scale)) row123(scale);
-    }
+    stream_dwt(plan, k, ws, ref, dis, 3, [&](int scale, int i) {
+        if (scale > 0)
+            streams[scale - 1].row(i);
+        else if (!plan.opt.skip_scale0)
+            stream0.row(i);
+    });
     if (plan.opt.skip_scale0)
         out.den[0] = 1e-10f;
     else

@@ -352,6 +352,9 @@ Plan make_plan(const VideoFormat& format, const Options& opt, Dispatch dispatch)
             s.den_divisor = std::pow(2, static_cast<uint32_t>(convert[scale - 1] - daccum - dcub));
         }
         plan_lanes(s, scale, format.bitdepth, dispatch);
+        // (at scale 1 the same taps read memory libvmaf never wrote: the
+        // mirrored values stand there, README)
+        s.stale_dis_taps = scale >= 2 && s.dwt_overread && s.csf.right >= s.w;
         in_w = s.w;
         in_h = s.h;
     }

@@ -63,6 +63,11 @@ struct ScalePlan {
     // libvmaf's SIMD DWT reads past the temporary row for the last column
     // when its blocks end exactly there.
     bool dwt_overread = false;
+    // ... and of the distorted image's high-pass row, the last one, past the
+    // buffer: at scales 2 and 3 into what the scale above left there (its
+    // last row's low-pass values of the distorted image), which reaches the
+    // decoupling where the last column is in its region.
+    bool stale_dis_taps = false;
 };
 
 struct Plan {
