@@ -1,6 +1,8 @@
 #include "cpu/cpu_engine.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <numeric>
 
 #include "core/error.hpp"
 #include "core/memory.hpp"
@@ -21,6 +23,9 @@ const char* isa_text(Isa isa) {
 CpuEngine::CpuEngine(std::vector<const Feature*> features, const CpuTarget& target, int threads)
     : features_(std::move(features)), target_(target), layout_(features_), threads_(std::max(1, threads)) {
     for (const Feature* f : features_) kernels_.push_back(f->make_cpu_kernel(target_));
+    spent_ns_ = std::vector<std::atomic<long long>>(features_.size());
+    order_.resize(features_.size());
+    std::iota(order_.begin(), order_.end(), 0);
 }
 
 int CpuEngine::threads_that_fit() {
@@ -78,12 +83,21 @@ void CpuEngine::score(const FrameBatch& batch, double* out) {
     check_history(batch, features_);
     if (!pool_) start_workers();
     const int nf = static_cast<int>(features_.size());
-    // items: frame-major, so that a frame's features run close together
+    for (auto& t : spent_ns_) t = 0;
+    // items: feature-major, the dearest feature (of the last batch) first, so
+    // that the batch ends on the cheapest items and the workers on it finish
+    // close together
     pool_->parallel_for(batch.count * nf, [&](int worker, int item) {
-        const int k = item / nf, f = item % nf;
+        const int f = order_[static_cast<size_t>(item / batch.count)], k = item % batch.count;
         const FrameView v = batch.view(k, features_[static_cast<size_t>(f)]->history());
+        const auto t0 = std::chrono::steady_clock::now();
         kernels_[static_cast<size_t>(f)]->extract(*scratch_[static_cast<size_t>(worker)][static_cast<size_t>(f)], v,
                                                   out + static_cast<size_t>(k) * layout_.stride + layout_.offset[static_cast<size_t>(f)]);
+        spent_ns_[static_cast<size_t>(f)] +=
+            std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();
+    });
+    std::stable_sort(order_.begin(), order_.end(), [&](int a, int b) {
+        return spent_ns_[static_cast<size_t>(a)].load() > spent_ns_[static_cast<size_t>(b)].load();
     });
 }
 

@@ -5,6 +5,7 @@
 // the memory there is then holds.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -45,6 +46,11 @@ private:
     int threads_;                                                           // asked for
     std::string memory_note_;                                               // why fewer
     std::unique_ptr<ThreadPool> pool_;
+    // Per feature: nanoseconds its items took, and how many, this batch
+    // (summed by the workers) and the order of the features in the next
+    // one: the dearest per frame first.
+    std::vector<std::atomic<long long>> spent_ns_;
+    std::vector<int> order_;
 };
 
 }  // namespace speedqa::cpu
