@@ -43,20 +43,38 @@ struct Ring {
     }
 };
 
+// The orientation sums (orient_sums) of the last three filtered rows.
+struct SumRing {
+    int w = 0;
+    std::vector<int32_t> data;   // 3 rows
+    static size_t elements(int width) { return static_cast<size_t>(3) * (width + kPad); }
+    void resize(int width) {
+        w = width + kPad;
+        data.assign(elements(width), 0);
+    }
+    int32_t* row(int i) { return data.data() + static_cast<size_t>(i % 3) * w; }
+};
+
 template <class T>
 struct ScaleBuffers {
     std::vector<T> ref_band, dis_band;   // h, v, d of the current row (3 x w each)
     Ring<T> r, a;                        // decoupled: restored, additive
     Ring<T> dlm_csf, dlm_flt;            // CSF of a: the DLM's masker
     Ring<T> aim_csf, aim_flt;            // CSF of r: the AIM's masker
+    SumRing dlm_sum, aim_sum;            // orient_sums of dlm_flt, aim_flt
     int w = 0;
     static size_t band_elements(int width) { return static_cast<size_t>(3) * (width + kPad); }
-    static size_t bytes(int width) { return (2 * band_elements(width) + 6 * Ring<T>::elements(width)) * sizeof(T); }
+    static size_t bytes(int width) {
+        return (2 * band_elements(width) + 6 * Ring<T>::elements(width)) * sizeof(T) +
+               2 * SumRing::elements(width) * sizeof(int32_t);
+    }
     void resize(int width) {
         w = width + kPad;
         ref_band.assign(band_elements(width), 0);
         dis_band.assign(band_elements(width), 0);
         for (Ring<T>* g : {&r, &a, &dlm_csf, &dlm_flt, &aim_csf, &aim_flt}) g->resize(width);
+        dlm_sum.resize(width);
+        aim_sum.resize(width);
     }
     Row3<T> ref_row() { return {{ref_band.data(), ref_band.data() + w, ref_band.data() + 2 * w}}; }
     Row3<T> dis_row() { return {{dis_band.data(), dis_band.data() + w, dis_band.data() + 2 * w}}; }
@@ -216,8 +234,8 @@ public:
         const Region& c = s_.csf;
         if (i >= c.top && i < c.bottom) {
             decouple(i);
-            csf(i, b_.a, b_.dlm_csf, b_.dlm_flt);
-            if (!p_.opt.skip_aim) csf(i, b_.r, b_.aim_csf, b_.aim_flt);
+            csf(i, b_.a, b_.dlm_csf, b_.dlm_flt, b_.dlm_sum);
+            if (!p_.opt.skip_aim) csf(i, b_.r, b_.aim_csf, b_.aim_flt, b_.aim_sum);
         }
         if (i >= s_.score.top && i < s_.score.bottom) den();
         if (i >= 1 && visits(i - 1)) mask(i - 1);
@@ -259,7 +277,7 @@ private:
         }
     }
 
-    void csf(int i, Ring<T>& src, Ring<T>& val, Ring<T>& flt) {
+    void csf(int i, Ring<T>& src, Ring<T>& val, Ring<T>& flt, SumRing& sum) {
         const Region& c = s_.csf;
         const Row3<T> sr = src.row(i), vr = val.row(i), fr = flt.row(i);
         for (int t = 0; t < 3; ++t) {
@@ -272,6 +290,10 @@ private:
                 k_.csf123(sr.p[t], vr.p[t], fr.p[t], s_.csf_simd_end, c.right, s_.rf_scalar[t]);
             }
         }
+        if constexpr (sizeof(T) == 2)
+            k_.orient_sums0(flt.crow(i), c.left, c.right, sum.row(i));
+        else
+            k_.orient_sums123(flt.crow(i), c.left, c.right, sum.row(i));
     }
 
     void den() {
@@ -290,12 +312,13 @@ private:
     // masked by the CSF of r).
     void mask(int i) {
         const int up = i == 0 ? 1 : i - 1, down = i == s_.h - 1 ? s_.h - 1 : i + 1;
-        mask_one(i, up, down, b_.r, b_.dlm_csf, b_.dlm_flt, dlm_);
-        if (!p_.opt.skip_aim) mask_one(i, up, down, b_.a, b_.aim_csf, b_.aim_flt, aim_);
+        mask_one(i, up, down, b_.r, b_.dlm_csf, b_.dlm_flt, b_.dlm_sum, dlm_);
+        if (!p_.opt.skip_aim) mask_one(i, up, down, b_.a, b_.aim_csf, b_.aim_flt, b_.aim_sum, aim_);
     }
 
-    void mask_one(int i, int up, int down, Ring<T>& src, Ring<T>& csf, Ring<T>& flt, int64_t accum[3]) {
+    void mask_one(int i, int up, int down, Ring<T>& src, Ring<T>& csf, Ring<T>& flt, SumRing& sum, int64_t accum[3]) {
         const Row3<const T> f[3] = {flt.crow(up), flt.crow(i), flt.crow(down)};
+        const int32_t* const fs[3] = {sum.row(up), sum.row(i), sum.row(down)};
         const Row3<const T> c = csf.crow(i), x = src.crow(i);
         const bool lanes = s_.interior_only && i >= s_.start_row && i < s_.end_row;
         const int split = lanes ? s_.cm_simd_end : s_.start_col;
@@ -303,13 +326,13 @@ private:
         if constexpr (sizeof(T) == 2) {
             const Scale0Consts k = consts0();
             if (s_.score.left <= 0) cm_edge_scale0(s_, c, f, x, 0, inner);
-            k_.cm0(c, f, x, s_.start_col, split, s_.cm_lane, k, inner);
-            k_.cm0(c, f, x, split, s_.end_col, Lane::scalar, k, inner);
+            k_.cm0(c, f, fs, x, s_.start_col, split, s_.cm_lane, k, inner);
+            k_.cm0(c, f, fs, x, split, s_.end_col, Lane::scalar, k, inner);
             if (s_.score.right > s_.w - 1) cm_edge_scale0(s_, c, f, x, s_.w - 1, inner);
         } else {
             if (s_.score.left <= 0) cm_edge_scale123(s_, c, f, x, 0, inner);
-            if (split > s_.start_col) k_.cm123(c, f, x, s_.start_col, split, s_.cm_lane, consts123(s_.rf_simd), inner);
-            k_.cm123(c, f, x, split, s_.end_col, Lane::scalar, consts123(s_.rf_scalar), inner);
+            if (split > s_.start_col) k_.cm123(c, f, fs, x, s_.start_col, split, s_.cm_lane, consts123(s_.rf_simd), inner);
+            k_.cm123(c, f, fs, x, split, s_.end_col, Lane::scalar, consts123(s_.rf_scalar), inner);
             if (s_.score.right > s_.w - 1) cm_edge_scale123(s_, c, f, x, s_.w - 1, inner);
         }
         add_row(accum, inner, s_);

@@ -67,12 +67,18 @@ struct RowKernels {
     // CSF: weighted coefficients and their 1/30 copies, one orientation.
     void (*csf0)(const int16_t* src, int16_t* value, int16_t* filtered, int begin, int end, int32_t rf, int theta,
                  Lane lane);
+    // The sum of a filtered row's three orientations at the columns
+    // [begin, end) (int32, wrapping): what the masking's threshold adds up,
+    // made once a row instead of for each of the three rows that read it.
+    void (*orient_sums0)(Row3<const int16_t> flt, int begin, int end, int32_t* out);
     // Contrast masking of one row's interior columns (1 <= begin, end <= w - 1):
     // adds each orientation's cubed excess over the masking threshold to
     // sums[3]. csf: the row's CSF values; flt: the filtered rows above, at
-    // and below (edges already mirrored); src: the coefficients masked.
-    void (*cm0)(Row3<const int16_t> csf, const Row3<const int16_t> flt[3], Row3<const int16_t> src, int begin, int end,
-                Lane lane, const Scale0Consts& k, int64_t sums[3]);
+    // and below (edges already mirrored), and flt_sums their orient_sums0
+    // (columns begin - 1 .. end; the SIMD versions read these, the C
+    // reference adds flt up itself); src: the coefficients masked.
+    void (*cm0)(Row3<const int16_t> csf, const Row3<const int16_t> flt[3], const int32_t* const flt_sums[3],
+                Row3<const int16_t> src, int begin, int end, Lane lane, const Scale0Consts& k, int64_t sums[3]);
 
     // --- scales 1-3 (32-bit coefficients)
     // One output row of the DWT of two images (ref, dis) at once, the bands
@@ -84,9 +90,10 @@ struct RowKernels {
                         int end, bool round_first, const Scale123Consts& k);
     void (*den123)(Row3<const int32_t> ref, int begin, int end, const Scale123Consts& k, uint64_t sums[3]);
     void (*csf123)(const int32_t* src, int32_t* value, int32_t* filtered, int begin, int end, int64_t rf);
+    void (*orient_sums123)(Row3<const int32_t> flt, int begin, int end, int32_t* out);
     // flt: values csf123 makes (|v| < 2^26.1).
-    void (*cm123)(Row3<const int32_t> csf, const Row3<const int32_t> flt[3], Row3<const int32_t> src, int begin,
-                  int end, Lane lane, const Scale123Consts& k, int64_t sums[3]);
+    void (*cm123)(Row3<const int32_t> csf, const Row3<const int32_t> flt[3], const int32_t* const flt_sums[3],
+                  Row3<const int32_t> src, int begin, int end, Lane lane, const Scale123Consts& k, int64_t sums[3]);
 };
 
 const RowKernels& row_kernels_c();

@@ -117,8 +117,18 @@ int64_t threshold(Row3<const T> csf, const Row3<const T> flt[3], int j, Centre c
     return sum;
 }
 
-void cm0(Row3<const int16_t> csf, const Row3<const int16_t> flt[3], Row3<const int16_t> src, int begin, int end,
-         Lane lane, const Scale0Consts& k, int64_t sums[3]) {
+template <class T>
+void orient_sums(Row3<const T> flt, int begin, int end, int32_t* out) {
+    for (int j = begin; j < end; ++j)
+        out[j] = static_cast<int32_t>(static_cast<uint32_t>(flt.p[0][j]) + static_cast<uint32_t>(flt.p[1][j]) +
+                                      static_cast<uint32_t>(flt.p[2][j]));
+}
+void orient_sums0(Row3<const int16_t> flt, int begin, int end, int32_t* out) { orient_sums(flt, begin, end, out); }
+void orient_sums123(Row3<const int32_t> flt, int begin, int end, int32_t* out) { orient_sums(flt, begin, end, out); }
+
+// (flt_sums unread: the reference adds the threshold up from flt itself)
+void cm0(Row3<const int16_t> csf, const Row3<const int16_t> flt[3], const int32_t* const* /*flt_sums*/,
+         Row3<const int16_t> src, int begin, int end, Lane lane, const Scale0Consts& k, int64_t sums[3]) {
     const int sub[3] = {10, 10, 12};
     const int shift_sq[3] = {29, 29, 30};
     const int64_t add_sq[3] = {1 << 28, 1 << 28, 1 << 29};
@@ -206,7 +216,8 @@ void csf123(const int32_t* src, int32_t* value, int32_t* filtered, int begin, in
     }
 }
 
-void cm123(Row3<const int32_t> csf, const Row3<const int32_t> flt[3], Row3<const int32_t> src, int begin, int end,
+void cm123(Row3<const int32_t> csf, const Row3<const int32_t> flt[3], const int32_t* const* /*flt_sums*/,
+           Row3<const int32_t> src, int begin, int end,
            Lane lane, const Scale123Consts& k, int64_t sums[3]) {
     for (int j = begin; j < end; ++j) {
         const int64_t thr = threshold(csf, flt, j, [](int32_t v) { return cm_centre_scale123(v); });
@@ -223,7 +234,8 @@ void cm123(Row3<const int32_t> csf, const Row3<const int32_t> flt[3], Row3<const
 }  // namespace
 
 const RowKernels& row_kernels_c() {
-    static const RowKernels k{dwt0_8, dwt0_16, decouple0, den0, csf0, cm0, dwt123, decouple123, den123, csf123, cm123};
+    static const RowKernels k{dwt0_8,      dwt0_16,     decouple0, den0,           csf0,  orient_sums0, cm0,
+                              dwt123,      decouple123, den123,    csf123,         orient_sums123, cm123};
     return k;
 }
 

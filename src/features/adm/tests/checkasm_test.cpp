@@ -166,6 +166,7 @@ TEST_P(AdmCheckasm, Scale0Rows) {
                 std::vector<std::vector<int16_t>> out[2];
                 uint64_t den[2][3] = {};
                 int64_t cm[2][3] = {};
+                std::vector<int32_t> fsums[2][3];
                 for (int impl = 0; impl < 2; ++impl) {
                     const RowKernels& kk = impl ? *avx2_ : c_;
                     out[impl].assign(6, std::vector<int16_t>(in[0].size(), 0));
@@ -188,12 +189,21 @@ TEST_P(AdmCheckasm, Scale0Rows) {
                     const Row3<const int16_t> fl3{{flt[1].data(), flt[2].data(), flt[0].data()}};   // filtered, permuted
                     // three different rows, so that a mix-up of above and below shows
                     const Row3<const int16_t> f3[3] = {fl2, fl, fl3};
-                    kk.cm0(cv, f3, ref, begin, end, lane, k, cm[impl]);
+                    // their orientation sums, by this implementation (the C cm0 reads flt instead)
+                    std::vector<int32_t> fsum[3];
+                    for (int q = 0; q < 3; ++q) {
+                        fsum[q].assign(in[0].size(), 0);
+                        kk.orient_sums0(f3[q], begin - 1, end + 1, fsum[q].data());
+                        fsums[impl][q] = fsum[q];
+                    }
+                    const int32_t* const fs[3] = {fsum[0].data(), fsum[1].data(), fsum[2].data()};
+                    kk.cm0(cv, f3, fs, ref, begin, end, lane, k, cm[impl]);
                 }
                 ++cases_;
                 SCOPED_TRACE(testing::Message() << "n " << n << " pattern " << pattern << " lane " << static_cast<int>(lane)
                                                 << " gain " << k.gain_limit);
                 for (size_t q = 0; q < out[0].size(); ++q) expect_equal(out[0][q].data(), out[1][q].data(), begin, end, "row");
+                for (int q = 0; q < 3; ++q) expect_equal(fsums[0][q].data(), fsums[1][q].data(), begin - 1, end + 1, "orient_sums0");
                 for (int t = 0; t < 3; ++t) {
                     values_ += 2;
                     EXPECT_EQ(den[0][t], den[1][t]) << "den " << t;
@@ -277,6 +287,7 @@ TEST_P(AdmCheckasm, Scale123Rows) {
                     std::vector<int32_t> out[2][12];
                     uint64_t den[2][3] = {};
                     int64_t cm[2][3] = {};
+                    std::vector<int32_t> fsums[2][3];
                     const bool round_first = r.in(0, 1) == 1;
                     for (int impl = 0; impl < 2; ++impl) {
                         const RowKernels& kk = impl ? *avx2_ : c_;
@@ -294,13 +305,22 @@ TEST_P(AdmCheckasm, Scale123Rows) {
                         const Row3<const int32_t> other2{{flt_row[1].data(), flt_row[2].data(), flt_row[0].data()}};
                         // three different rows, so that a mix-up of above and below shows
                         const Row3<const int32_t> f3[3] = {fl, other, other2};
-                        kk.cm123(cv, f3, ref, begin, end, lane, k, cm[impl]);
+                        std::vector<int32_t> fsum[3];
+                        for (int q = 0; q < 3; ++q) {
+                            fsum[q].assign(in[0].size(), 0);
+                            kk.orient_sums123(f3[q], begin - 1, end + 1, fsum[q].data());
+                            fsums[impl][q] = fsum[q];
+                        }
+                        const int32_t* const fs[3] = {fsum[0].data(), fsum[1].data(), fsum[2].data()};
+                        kk.cm123(cv, f3, fs, ref, begin, end, lane, k, cm[impl]);
                     }
                     ++cases_;
                     SCOPED_TRACE(testing::Message() << "n " << n << " pattern " << pattern << " lane "
                                                     << static_cast<int>(lane) << " scale " << scale << " range " << lim);
                     for (int q = 0; q < 6; ++q) expect_equal(out[0][q].data(), out[1][q].data(), begin, end, "decoupled");
                     for (int q = 6; q < 12; ++q) expect_equal(out[0][q].data(), out[1][q].data(), begin - 1, end + 1, "csf");
+                    for (int q = 0; q < 3; ++q)
+                        expect_equal(fsums[0][q].data(), fsums[1][q].data(), begin - 1, end + 1, "orient_sums123");
                     for (int t = 0; t < 3; ++t) {
                         values_ += 2;
                         EXPECT_EQ(den[0][t], den[1][t]) << "den " << t;

@@ -662,31 +662,48 @@ static inline __m256i cm_terms(__m256i x, __m256i thr_s, __m256i add_sq, int shi
 
 constexpr int kChunk = 256;   // columns of the threshold's column sums kept on the stack
 
-// 8 filtered values as int32: scale 0's int16 widened, scales 1-3's as they are.
-static inline __m256i load8_as32(const int16_t* p) { return load8x16(p); }
-static inline __m256i load8_as32(const int32_t* p) { return load8x32(p); }
-
 // The column sums of the threshold at columns j - 1 + x, x in [x0, x1), 8
-// at a time: the three orientations' filtered values of the three rows
-// (col) and of the middle row (mid). T: int16_t (scale 0) or int32_t.
-template <class T>
-static void col_sums8(const Row3<const T> flt[3], int j, int x0, int x1, int32_t* col, int32_t* mid) {
+// at a time: the orientation sums (orient_sums) of the three rows added.
+static void col_sums8(const int32_t* const flt_sums[3], int j, int x0, int x1, int32_t* col) {
     for (int x = x0; x < x1; x += 8) {
-        __m256i c = _mm256_setzero_si256(), m = _mm256_setzero_si256();
-        for (int t = 0; t < 3; ++t) {
-            const int o = j - 1 + x;
-            const __m256i fm = load8_as32(flt[1].p[t] + o);
-            m = _mm256_add_epi32(m, fm);
-            c = _mm256_add_epi32(c, _mm256_add_epi32(fm, _mm256_add_epi32(load8_as32(flt[0].p[t] + o), load8_as32(flt[2].p[t] + o))));
-        }
+        const int o = j - 1 + x;
+        const __m256i c = _mm256_add_epi32(_mm256_add_epi32(load8x32(flt_sums[0] + o), load8x32(flt_sums[1] + o)),
+                                           load8x32(flt_sums[2] + o));
         _mm256_store_si256(reinterpret_cast<__m256i*>(col + x), c);
-        _mm256_store_si256(reinterpret_cast<__m256i*>(mid + x), m);
     }
 }
 
+// orient_sums: 8 (16) columns at a time, the rest one by one.
+template <class T>
+static void orient_sums(Row3<const T> flt, int begin, int end, int32_t* out) {
+    int j = begin;
+#if defined(__AVX512F__)
+    for (; j < end; j += 16) {   // the last block masked
+        const Lanes16 l = first_lanes(end - j);
+        _mm512_mask_storeu_epi32(out + j, l.m, _mm512_add_epi32(_mm512_add_epi32(load16_as32(flt.p[0] + j, l), load16_as32(flt.p[1] + j, l)),
+                                                                load16_as32(flt.p[2] + j, l)));
+    }
+#else
+    const auto load8 = [](const T* p) {
+        if constexpr (sizeof(T) == 2)
+            return load8x16(p);
+        else
+            return load8x32(p);
+    };
+    for (; j + 8 <= end; j += 8)
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + j),
+                            _mm256_add_epi32(_mm256_add_epi32(load8(flt.p[0] + j), load8(flt.p[1] + j)), load8(flt.p[2] + j)));
+    for (; j < end; ++j)
+        out[j] = static_cast<int32_t>(static_cast<uint32_t>(flt.p[0][j]) + static_cast<uint32_t>(flt.p[1][j]) +
+                                      static_cast<uint32_t>(flt.p[2][j]));
+#endif
+}
+static void orient_sums0(Row3<const int16_t> flt, int begin, int end, int32_t* out) { orient_sums(flt, begin, end, out); }
+static void orient_sums123(Row3<const int32_t> flt, int begin, int end, int32_t* out) { orient_sums(flt, begin, end, out); }
+
 #if !defined(__AVX512F__)   // (the AVX-512 build masks its last block instead)
-static void cm0(Row3<const int16_t> csf, const Row3<const int16_t> flt[3], Row3<const int16_t> src, int begin, int end,
-                Lane lane, const Scale0Consts& k, int64_t sums[3]) {
+static void cm0(Row3<const int16_t> csf, const Row3<const int16_t> flt[3], const int32_t* const flt_sums[3],
+                Row3<const int16_t> src, int begin, int end, Lane lane, const Scale0Consts& k, int64_t sums[3]) {
     const int sub[3] = {10, 10, 12};
     const int shift_sq[3] = {29, 29, 30};
     const __m256i add_sq[3] = {_mm256_set1_epi64x(1 << 28), _mm256_set1_epi64x(1 << 28), _mm256_set1_epi64x(1 << 29)};
@@ -696,16 +713,16 @@ static void cm0(Row3<const int16_t> csf, const Row3<const int16_t> flt[3], Row3<
     __m256i acc[3] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
     // The threshold is the 3x3 sum of the three orientations' filtered
     // values less the middle one, plus the centre terms: column sums first.
-    alignas(32) int32_t col[kChunk + 16], mid[kChunk + 16];
+    alignas(32) int32_t col[kChunk + 16];
     int j = begin;
     while (j + 8 <= end) {
         const int n = (end - j) / 8 * 8 < kChunk ? (end - j) / 8 * 8 : kChunk;   // outputs [j, j + n)
-        col_sums8(flt, j, 0, n + 2, col, mid);
+        col_sums8(flt_sums, j, 0, n + 2, col);
         for (int x = 0; x < n; x += 8, j += 8) {
             __m256i thr = _mm256_add_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x)),
                                            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x + 2)));
             thr = _mm256_add_epi32(thr, _mm256_sub_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x + 1)),
-                                                         _mm256_loadu_si256(reinterpret_cast<const __m256i*>(mid + x + 1))));
+                                                         load8x32(flt_sums[1] + j)));
             for (int t = 0; t < 3; ++t) {
                 __m256i c = _mm256_srai_epi32(
                     _mm256_add_epi32(_mm256_mullo_epi32(by15, _mm256_abs_epi32(load8x16(csf.p[t] + j))), r12), 12);
@@ -721,7 +738,7 @@ static void cm0(Row3<const int16_t> csf, const Row3<const int16_t> flt[3], Row3<
     }
     for (int t = 0; t < 3; ++t)
         sums[t] = static_cast<int64_t>(static_cast<uint64_t>(sums[t]) + Vec256::sum64(acc[t]));
-    if (j < end) row_kernels_c().cm0(csf, flt, src, j, end, lane, k, sums);
+    if (j < end) row_kernels_c().cm0(csf, flt, flt_sums, src, j, end, lane, k, sums);
 }
 #endif
 
@@ -788,45 +805,40 @@ struct CubeQueue {
 
 // col_sums8 on 16 lanes, of exactly the columns [j - 1, j + n + 1) (the
 // loads past them masked; the sums stored past them are never added).
-template <class T>
-static void col_sums16(const Row3<const T> flt[3], int j, int n, int32_t* col, int32_t* mid) {
+static void col_sums16(const int32_t* const flt_sums[3], int j, int n, int32_t* col) {
     for (int x = 0; x < n + 2; x += 16) {  // columns j - 1 + x
-        const Lanes16 m = first_lanes(n + 2 - x);
-        __m512i c = _mm512_setzero_si512(), mm = _mm512_setzero_si512();
-        for (int t = 0; t < 3; ++t) {
-            const int o = j - 1 + x;
-            const __m512i fm = load16_as32(flt[1].p[t] + o, m);
-            mm = _mm512_add_epi32(mm, fm);
-            c = _mm512_add_epi32(c, _mm512_add_epi32(fm, _mm512_add_epi32(load16_as32(flt[0].p[t] + o, m),
-                                                                          load16_as32(flt[2].p[t] + o, m))));
-        }
-        _mm512_store_si512(col + x, c);
-        _mm512_store_si512(mid + x, mm);
+        const __mmask16 m = first_lanes(n + 2 - x).m;
+        const int o = j - 1 + x;
+        _mm512_store_si512(col + x, _mm512_add_epi32(_mm512_add_epi32(_mm512_maskz_loadu_epi32(m, flt_sums[0] + o),
+                                                                      _mm512_maskz_loadu_epi32(m, flt_sums[1] + o)),
+                                                     _mm512_maskz_loadu_epi32(m, flt_sums[2] + o)));
     }
 }
 
 // The masking's walk over the outputs [begin, end), 16 at a time (the
 // last block masked): block(j, lanes, sums) for outputs j .. j + 15, sums
 // the threshold's 3x3 sums of the filtered values less their middle ones,
-// from column sums made a chunk at a time.
-template <class T, class Block>
-static inline void masking_blocks16(const Row3<const T> flt[3], int begin, int end, Block block) {
-    alignas(64) int32_t col[kChunk + 32], mid[kChunk + 32];
+// from column sums made a chunk at a time (of the rows' orient_sums).
+template <class Block>
+static inline void masking_blocks16(const int32_t* const flt_sums[3], int begin, int end, Block block) {
+    alignas(64) int32_t col[kChunk + 32];
     for (int j = begin; j < end;) {
         const int n = end - j < kChunk ? end - j : kChunk;  // outputs [j, j + n)
-        col_sums16(flt, j, n, col, mid);
+        col_sums16(flt_sums, j, n, col);
         for (int x = 0; x < n; x += 16) {
+            const Lanes16 l = first_lanes(n - x);
             const __m512i sums = _mm512_add_epi32(_mm512_add_epi32(_mm512_loadu_si512(col + x), _mm512_loadu_si512(col + x + 2)),
-                                                  _mm512_sub_epi32(_mm512_loadu_si512(col + x + 1), _mm512_loadu_si512(mid + x + 1)));
-            block(j + x, first_lanes(n - x), sums);
+                                                  _mm512_sub_epi32(_mm512_loadu_si512(col + x + 1),
+                                                                   _mm512_maskz_loadu_epi32(l.m, flt_sums[1] + j + x)));
+            block(j + x, l, sums);
         }
         j += n;
     }
 }
 
 // cm0 on 16 columns at a time, the last block masked.
-static void cm0_avx512(Row3<const int16_t> csf, const Row3<const int16_t> flt[3], Row3<const int16_t> src, int begin,
-                       int end, Lane lane, const Scale0Consts& k, int64_t sums[3]) {
+static void cm0_avx512(Row3<const int16_t> csf, const Row3<const int16_t> /*flt*/[3], const int32_t* const flt_sums[3],
+                       Row3<const int16_t> src, int begin, int end, Lane lane, const Scale0Consts& k, int64_t sums[3]) {
     const int sub[3] = {10, 10, 12};
     const int shift_sq[3] = {29, 29, 30};
     const __m512i add_sq[3] = {_mm512_set1_epi64(1 << 28), _mm512_set1_epi64(1 << 28), _mm512_set1_epi64(1 << 29)};
@@ -845,7 +857,7 @@ static void cm0_avx512(Row3<const int16_t> csf, const Row3<const int16_t> flt[3]
     const auto drain = [&](int t) {
         acc[t] = queue[t].drain(add_sq[t], shift_sq[t], add_cub[t], k.shift_cub[t], lane == Lane::avx2, acc[t]);
     };
-    masking_blocks16(flt, begin, end, [&](int jx, const Lanes16& l, __m512i thr) {
+    masking_blocks16(flt_sums, begin, end, [&](int jx, const Lanes16& l, __m512i thr) {
         for (int t = 0; t < 3; ++t) {
             __m512i c = _mm512_srai_epi32(
                 _mm512_add_epi32(_mm512_mullo_epi32(by15, _mm512_abs_epi32(load16_as32(csf.p[t] + jx, l))), r12), 12);
@@ -1360,8 +1372,8 @@ static inline __m256i cm123_exact(__m256i x, __m256i thr, Lane lane, __m256i add
     return _mm256_add_epi64(acc, lane == Lane::avx2 ? _mm256_srl_epi64(p, _mm_cvtsi32_si128(shift_cub)) : srai64(p, shift_cub));
 }
 
-static void cm123(Row3<const int32_t> csf, const Row3<const int32_t> flt[3], Row3<const int32_t> src, int begin, int end,
-                  Lane lane, const Scale123Consts& k, int64_t sums[3]) {
+static void cm123(Row3<const int32_t> csf, const Row3<const int32_t> flt[3], const int32_t* const flt_sums[3],
+                  Row3<const int32_t> src, int begin, int end, Lane lane, const Scale123Consts& k, int64_t sums[3]) {
     const __m256i by15 = _mm256_set1_epi64x(286331153), rnd = _mm256_set1_epi64x(-(int64_t{1} << 31));
     const __m256i add_cub = _mm256_set1_epi64x(k.add_cub), add_sq = _mm256_set1_epi64x(int64_t{1} << 29);
     const Factor f[3] = {factor(k.rf[0]), factor(k.rf[1]), factor(k.rf[2])};
@@ -1369,17 +1381,17 @@ static void cm123(Row3<const int32_t> csf, const Row3<const int32_t> flt[3], Row
     __m256i acc[3] = {zero, zero, zero};
     // Column sums of the filtered values (csf123's: |filtered| < 2^26.1):
     // 9 of them fit int32 exactly.
-    alignas(32) int32_t col[kChunk + 16], mid[kChunk + 16];
+    alignas(32) int32_t col[kChunk + 16];
     int j = begin;
     while (j + 8 <= end) {
         const int n = (end - j) / 8 * 8 < kChunk ? (end - j) / 8 * 8 : kChunk;
-        col_sums8(flt, j, 0, n + 2, col, mid);
+        col_sums8(flt_sums, j, 0, n + 2, col);
         for (int x = 0; x < n; x += 8, j += 8) {
             // The threshold exactly, in two 64-bit halves.
             const __m256i c0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x));
             const __m256i c1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x + 1));
             const __m256i c2 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x + 2));
-            const __m256i m1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(mid + x + 1));
+            const __m256i m1 = load8x32(flt_sums[1] + j);
             __m256i thr_h[2];
             for (int h = 0; h < 2; ++h) {
                 auto half = [h](__m256i v) { return _mm256_cvtepi32_epi64(h ? _mm256_extracti128_si256(v, 1) : _mm256_castsi256_si128(v)); };
@@ -1419,7 +1431,7 @@ static void cm123(Row3<const int32_t> csf, const Row3<const int32_t> flt[3], Row
     }
     for (int t = 0; t < 3; ++t)
         sums[t] = static_cast<int64_t>(static_cast<uint64_t>(sums[t]) + Vec256::sum64(acc[t]));
-    if (j < end) row_kernels_c().cm123(csf, flt, src, j, end, lane, k, sums);
+    if (j < end) row_kernels_c().cm123(csf, flt, flt_sums, src, j, end, lane, k, sums);
 }
 
 #if defined(__AVX512F__)
@@ -1478,8 +1490,8 @@ static void csf123_avx512(const int32_t* src, int32_t* value, int32_t* filtered,
 //    where it wraps (only when nearly every value is at its extreme), the
 //    wrapped value lies far outside the fast range [-64, 2^30 - 64).
 //  - |s * rf| <= 2^57 as |s| <= floor(2^57 / |rf|), compared unsigned.
-static void cm123_avx512(Row3<const int32_t> csf, const Row3<const int32_t> flt[3], Row3<const int32_t> src, int begin,
-                         int end, Lane lane, const Scale123Consts& k, int64_t sums[3]) {
+static void cm123_avx512(Row3<const int32_t> csf, const Row3<const int32_t> flt[3], const int32_t* const flt_sums[3],
+                         Row3<const int32_t> src, int begin, int end, Lane lane, const Scale123Consts& k, int64_t sums[3]) {
     const __m512i add_cub = _mm512_set1_epi64(k.add_cub), add_sq = _mm512_set1_epi64(int64_t{1} << 29);
     Factor16 f[3];
     __m512i lim[3];
@@ -1491,7 +1503,7 @@ static void cm123_avx512(Row3<const int32_t> csf, const Row3<const int32_t> flt[
     }
     const __m512i fast_top = _mm512_set1_epi32(1 << 30), bias64 = _mm512_set1_epi32(64);
     __m512i acc[3] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
-    masking_blocks16(flt, begin, end, [&](int jx, const Lanes16& l, __m512i thr) {
+    masking_blocks16(flt_sums, begin, end, [&](int jx, const Lanes16& l, __m512i thr) {
         for (int t = 0; t < 3; ++t)   // the centre terms
             thr = _mm512_add_epi32(thr, q32_times_abs16(load16_as32(csf.p[t] + jx, l), 286331153));   // 2^32 / 15
         __mmask16 fast = _mm512_mask_cmplt_epu32_mask(l.m, _mm512_add_epi32(thr, bias64), fast_top);
@@ -1501,7 +1513,7 @@ static void cm123_avx512(Row3<const int32_t> csf, const Row3<const int32_t> flt[
             fast &= _mm512_cmple_epu32_mask(_mm512_abs_epi32(s[t]), lim[t]);
         }
         if (fast != l.m) {   // (l.m: the block's first lanes)
-            cm123(csf, flt, src, jx, jx + __builtin_popcount(l.m), lane, k, sums);
+            cm123(csf, flt, flt_sums, src, jx, jx + __builtin_popcount(l.m), lane, k, sums);
             return;
         }
         // (a CubeQueue as cm0_avx512's: 0.96-1.03x here, where more
@@ -1522,10 +1534,12 @@ static void cm123_avx512(Row3<const int32_t> csf, const Row3<const int32_t> flt[
 #endif
 const RowKernels* SPEEDQA_ADM_ROW_KERNELS() {
 #if defined(__AVX512F__)
-    static const RowKernels k{dwt0_8,  dwt0_16,            decouple0_avx512, den0,   csf0, cm0_avx512,
-                              dwt123, decouple123_avx512, den123_avx512,    csf123_avx512, cm123_avx512};
+    static const RowKernels k{dwt0_8,  dwt0_16,            decouple0_avx512, den0,          csf0,           orient_sums0,
+                              cm0_avx512, dwt123, decouple123_avx512, den123_avx512, csf123_avx512, orient_sums123,
+                              cm123_avx512};
 #else
-    static const RowKernels k{dwt0_8, dwt0_16, decouple0, den0, csf0, cm0, dwt123, decouple123, den123, csf123, cm123};
+    static const RowKernels k{dwt0_8, dwt0_16, decouple0,   den0,   csf0,   orient_sums0,   cm0,
+                              dwt123, decouple123, den123, csf123, orient_sums123, cm123};
 #endif
     return &k;
 }
