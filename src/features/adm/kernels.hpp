@@ -96,6 +96,18 @@ struct RowKernels {
                   Row3<const int32_t> src, int begin, int end, Lane lane, const Scale123Consts& k, int64_t sums[3]);
 };
 
+// The columns [x0, x1) of the vertical high pass that the bands' columns
+// [d0, d1) of a DWT row read (taps 2j - 1 .. 2j + 2, mirrored at the edges):
+// none where d0 >= d1. (static: each kernel file its own copy, no shared
+// code between objects built for different instruction sets.)
+struct HighSpan {
+    int x0 = 0, x1 = 0;
+};
+static inline HighSpan high_span(int d0, int d1, int width) {
+    if (d0 >= d1) return {};
+    return {d0 > 0 ? 2 * d0 - 1 : 0, 2 * d1 + 1 < width ? 2 * d1 + 1 : width};
+}
+
 const RowKernels& row_kernels_c();
 // nullptr where the AVX2 versions are not built (non-x86).
 const RowKernels* row_kernels_avx2();

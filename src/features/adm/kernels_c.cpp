@@ -9,30 +9,17 @@ namespace {
 
 using namespace exact;
 
-// The columns [x0, x1) of the vertical high pass that the bands' columns
-// [d0, d1) read (taps 2j - 1 .. 2j + 2, mirrored at the edges): none where
-// d0 >= d1.
-struct HighSpan {
-    int x0 = 0, x1 = 0;
-    HighSpan(int d0, int d1, int width) {
-        if (d0 >= d1) return;
-        x0 = d0 > 0 ? 2 * d0 - 1 : 0;
-        x1 = 2 * d1 + 1 < width ? 2 * d1 + 1 : width;
-    }
-    bool has(int x) const { return x >= x0 && x < x1; }
-};
-
 template <class P>
 void dwt0(const P* const r[4], int width, int bitdepth, int16_t* tmp, int32_t* a, int16_t* v, int16_t* h, int16_t* d,
           int d0, int d1) {
     const int32_t round = 1 << (bitdepth - 1);
     int16_t* lo = tmp;
     int16_t* hi = tmp + width;
-    const HighSpan span(d0, d1, width);
+    const HighSpan span = high_span(d0, d1, width);
     for (int x = 0; x < width; ++x) {
         const int32_t s0 = r[0][x], s1 = r[1][x], s2 = r[2][x], s3 = r[3][x];
         lo[x] = dwt0_vertical(kLo, s0, s1, s2, s3, kLoSum * round, round, bitdepth);
-        if (span.has(x)) hi[x] = dwt0_vertical(kHi, s0, s1, s2, s3, 0, round, bitdepth);
+        if (x >= span.x0 && x < span.x1) hi[x] = dwt0_vertical(kHi, s0, s1, s2, s3, 0, round, bitdepth);
     }
     const int w = (width + 1) / 2;
     for (int j = 0; j < w; ++j) {
@@ -148,14 +135,14 @@ void dwt123(const int32_t* const ref[4], const int32_t* const dis[4], int width,
     const int64_t vr = kVRound[scale - 1], hr = kHRound[scale - 1];
     const int vs = kVShift[scale - 1], hs = kHShift[scale - 1];
     const int32_t* const* in[2] = {ref, dis};
-    const HighSpan span(d0, d1, width);
+    const HighSpan span = high_span(d0, d1, width);
     for (int img = 0; img < 2; ++img) {
         int32_t* lo = tmp + static_cast<size_t>(2 * img) * width;
         int32_t* hi = lo + width;
         const int32_t* const* r = in[img];
         for (int x = 0; x < width; ++x) {
             lo[x] = dwt_i4(kLo, r[0][x], r[1][x], r[2][x], r[3][x], vr, vs);
-            if (span.has(x)) hi[x] = dwt_i4(kHi, r[0][x], r[1][x], r[2][x], r[3][x], vr, vs);
+            if (x >= span.x0 && x < span.x1) hi[x] = dwt_i4(kHi, r[0][x], r[1][x], r[2][x], r[3][x], vr, vs);
         }
     }
     const int w = (width + 1) / 2;

@@ -111,18 +111,8 @@ static int16_t dwt0_column(const int16_t* t, int j, int n, const int16_t* f) {
 
 static int clamp_int(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
-// The columns [x0, x1) of the vertical high pass that the bands' columns
-// [d0, d1) read (taps 2j - 1 .. 2j + 2, mirrored at the edges): none where
-// d0 >= d1. (kernels_c.cpp's HighSpan.)
-struct HighSpan {
-    int x0 = 0, x1 = 0;
-    HighSpan(int d0, int d1, int width) {
-        if (d0 >= d1) return;
-        x0 = d0 > 0 ? 2 * d0 - 1 : 0;
-        x1 = 2 * d1 + 1 < width ? 2 * d1 + 1 : width;
-    }
-    bool overlaps(int x, int n) const { return x < x1 && x + n > x0; }
-};
+// Whether the n columns from x meet the high pass's span.
+static bool overlaps(const HighSpan& s, int x, int n) { return x < s.x1 && x + n > s.x0; }
 
 // Horizontal pass of one tmp row (lo or hi, `width` wide) into two bands
 // over the interior outputs [j0, j1) (1 <= j0, j1 - 1 <= (width - 3) / 2:
@@ -263,7 +253,7 @@ static void dwt0_8(const uint8_t* const r[4], int width, int16_t* tmp, int32_t* 
                    int d0, int d1) {
     int16_t* lo = tmp;
     int16_t* hi = tmp + width;
-    const HighSpan span(d0, d1, width);
+    const HighSpan span = high_span(d0, d1, width);
     // sum - 46342 * 128 + 128, then >> 8.
     const __m256i lo_bias = _mm256_set1_epi32(-kLoSum * 128 + 128), hi_bias = _mm256_set1_epi32(128);
     int x = 0;
@@ -277,7 +267,7 @@ static void dwt0_8(const uint8_t* const r[4], int width, int16_t* tmp, int32_t* 
         for (int q = 0; q < 4; ++q)
             s[q] = _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(r[q] + x)));
         dwt0_vertical32(s[0], s[1], s[2], s[3], _mm512_set1_epi32(-kLoSum * 128 + 128), _mm512_set1_epi32(128), 8,
-                        false, lo + x, span.overlaps(x, 32) ? hi + x : nullptr);
+                        false, lo + x, overlaps(span, x, 32) ? hi + x : nullptr);
     }
 #endif
     for (; x + 16 <= width; x += 16) {
@@ -285,7 +275,7 @@ static void dwt0_8(const uint8_t* const r[4], int width, int16_t* tmp, int32_t* 
         const __m256i s1 = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r[1] + x)));
         const __m256i s2 = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r[2] + x)));
         const __m256i s3 = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r[3] + x)));
-        dwt0_vertical16(s0, s1, s2, s3, lo_bias, hi_bias, 8, false, lo + x, span.overlaps(x, 16) ? hi + x : nullptr);
+        dwt0_vertical16(s0, s1, s2, s3, lo_bias, hi_bias, 8, false, lo + x, overlaps(span, x, 16) ? hi + x : nullptr);
     }
     for (; x < width; ++x) {
         const int32_t s0 = r[0][x], s1 = r[1][x], s2 = r[2][x], s3 = r[3][x];
@@ -301,7 +291,7 @@ static void dwt0_16(const uint16_t* const r[4], int width, int bitdepth, int16_t
                     int16_t* h, int16_t* d, int d0, int d1) {
     int16_t* lo = tmp;
     int16_t* hi = tmp + width;
-    const HighSpan span(d0, d1, width);
+    const HighSpan span = high_span(d0, d1, width);
     const uint32_t round = 1u << (bitdepth - 1);
     // Samples enter madd as s - 32768; 32768 * (sum of taps) puts it back.
     const uint32_t lo_bias = 32768u * kLoSum - kLoSum * round + round;
@@ -326,7 +316,7 @@ static void dwt0_16(const uint16_t* const r[4], int width, int bitdepth, int16_t
             const bool wrap = _mm512_test_epi16_mask(all, over16) != 0;
             dwt0_vertical32(_mm512_xor_si512(u0, off16), _mm512_xor_si512(u1, off16), _mm512_xor_si512(u2, off16),
                             _mm512_xor_si512(u3, off16), lb16, hb16, bitdepth, wrap, lo + x,
-                            span.overlaps(x, 32) ? hi + x : nullptr);
+                            overlaps(span, x, 32) ? hi + x : nullptr);
         }
     }
 #endif
@@ -338,7 +328,7 @@ static void dwt0_16(const uint16_t* const r[4], int width, int bitdepth, int16_t
         const __m256i all = _mm256_or_si256(_mm256_or_si256(u0, u1), _mm256_or_si256(u2, u3));
         const bool wrap = !_mm256_testz_si256(all, over);
         dwt0_vertical16(_mm256_xor_si256(u0, off), _mm256_xor_si256(u1, off), _mm256_xor_si256(u2, off),
-                        _mm256_xor_si256(u3, off), lb, hb, bitdepth, wrap, lo + x, span.overlaps(x, 16) ? hi + x : nullptr);
+                        _mm256_xor_si256(u3, off), lb, hb, bitdepth, wrap, lo + x, overlaps(span, x, 16) ? hi + x : nullptr);
     }
     for (; x < width; ++x) {
         const int32_t s0 = r[0][x], s1 = r[1][x], s2 = r[2][x], s3 = r[3][x];
@@ -1005,7 +995,7 @@ static void dwt123(const int32_t* const ref[4], const int32_t* const dis[4], int
     const int64_t vr = scale == 1 ? 0 : 32768, hr = scale == 2 ? 32768 : 16384;
     const int vs = scale == 1 ? 0 : 16, hs = scale == 2 ? 16 : 15;
     const __m256i vround = _mm256_set1_epi64x(vr);
-    const HighSpan span(d0, d1, width);
+    const HighSpan span = high_span(d0, d1, width);
     const int32_t* const* in[2] = {ref, dis};
     for (int img = 0; img < 2; ++img) {
         int32_t* lo = tmp + static_cast<size_t>(2 * img) * width;
@@ -1014,7 +1004,7 @@ static void dwt123(const int32_t* const ref[4], const int32_t* const dis[4], int
         int x = 0;
 #if defined(__AVX512F__)
         for (; x + 16 <= width; x += 16) {
-            const bool want_hi = span.overlaps(x, 16);
+            const bool want_hi = overlaps(span, x, 16);
             const __m512i s[4] = {_mm512_loadu_si512(r[0] + x), _mm512_loadu_si512(r[1] + x),
                                   _mm512_loadu_si512(r[2] + x), _mm512_loadu_si512(r[3] + x)};
             if (vs == 0) {
@@ -1032,7 +1022,7 @@ static void dwt123(const int32_t* const ref[4], const int32_t* const dis[4], int
         }
 #endif
         for (; x + 8 <= width; x += 8) {
-            const bool want_hi = span.overlaps(x, 8);
+            const bool want_hi = overlaps(span, x, 8);
             const __m256i s[4] = {load8x32(r[0] + x), load8x32(r[1] + x), load8x32(r[2] + x), load8x32(r[3] + x)};
             if (vs == 0) {
                 // Scale 1 keeps the low 32 bits of the sum unshifted: 32-bit products do.
