@@ -329,6 +329,42 @@ TEST_P(AdmCheckasm, Scale123Rows) {
                 }
 }
 
+// The SIMD decoupling at scale 0 skips the angle test where
+// adm_enhn_gain_limit is 1: the gain bound (min(rst, t) for rst > 0, max for
+// rst < 0) then never changes rst. Every o, against the t where it could:
+// around o and -o (where k leaves its clamps), the extremes, and a spread.
+// (All 2^32 pairs were checked once, outside the suite: none changed.)
+TEST(AdmGainOne, BoundLeavesScale0RstAsIs) {
+    constexpr double kGain = 1.0;
+    std::vector<int32_t> div(65537, 0);
+    for (int i = 1; i <= 32768; ++i) {
+        div[32768 + i] = static_cast<int32_t>(1073741824 / i);
+        div[32768 - i] = -div[32768 + i];
+    }
+    std::vector<int> ts;
+    for (int t = -32768; t <= 32767; t += 1031) ts.push_back(t);
+    for (int t : {-32768, -32767, -2, -1, 0, 1, 2, 32766, 32767}) ts.push_back(t);
+    long long checked = 0;
+    for (int o = -32768; o <= 32767; ++o) {
+        std::vector<int> near = ts;
+        for (int d = -4; d <= 4; ++d)
+            for (int base : {o, -o, o / 2, -o / 2})
+                if (base + d >= -32768 && base + d <= 32767) near.push_back(base + d);
+        for (int t : near) {
+            const int32_t kk = exact::k_scale0(static_cast<int16_t>(o), static_cast<int16_t>(t), div.data());
+            const int64_t rst = (int64_t{kk} * o + 16384) >> 15;
+            const float rst_f = (static_cast<float>(kk) / 32768) * (static_cast<float>(o) / 64);
+            for (bool round_first : {false, true}) {
+                if (rst_f != 0.f) {
+                    ASSERT_EQ(exact::gain_bound(rst, t, kGain, rst_f > 0.f, round_first), rst) << "o " << o << " t " << t;
+                }
+                ++checked;
+            }
+        }
+    }
+    std::printf("[adm gain 1] %lld (o, t, rounding) checked\n", checked);
+}
+
 INSTANTIATE_TEST_SUITE_P(Isa, AdmCheckasm, ::testing::Values(Isa::avx2, Isa::avx512),
                          [](const ::testing::TestParamInfo<Isa>& i) { return i.param == Isa::avx512 ? "avx512" : "avx2"; });
 

@@ -345,6 +345,15 @@ static void dwt0_16(const uint16_t* const r[4], int width, int bitdepth, int16_t
 
 // --------------------------------------------------------- decouple ------
 
+// Whether the enhancement gain leaves every rst as it is, so that the angle
+// test need not be made: with adm_enhn_gain_limit = 1 (vmaf_v1.0.16's) the
+// bound is min(rst, t) where rst > 0 and max(rst, t) where rst < 0, and at
+// scale 0 rst never passes t (for o > 0, kk <= 2^15 t / o + 1/2 and |o| <=
+// 2^15 give rst <= t; the same mirrored for o < 0). Checked for every pair
+// of int16 o and t, both roundings of the bound (docs/PERF_NOTES.md, tenth
+// session). Not at scales 1-3, where |o| is rounded to 15 bits first.
+static inline bool gain_leaves_rst(const Scale0Consts& k) { return k.gain_limit == 1.0; }
+
 // 8 elements of one orientation: k, rst, and the restored/additive parts.
 static inline void decouple0_orient(__m256i o, __m256i t, __m256i angle, bool simd, const Scale0Consts& k,
                                     __m256d gain, int16_t* r_out, int16_t* a_out) {
@@ -427,10 +436,18 @@ static void decouple0(Row3<const int16_t> ref, Row3<const int16_t> dis, Row3<int
     const bool simd = lane != Lane::scalar;
     const __m256d c = _mm256_set1_pd(static_cast<double>(k.cos_1deg_sq));
     const __m256d gain = _mm256_set1_pd(k.gain_limit);
+    const bool no_gain = gain_leaves_rst(k);
     int j = begin;
     for (; j + 8 <= end; j += 8) {
         const __m256i oh = load8x16(ref.p[0] + j), ov = load8x16(ref.p[1] + j), od = load8x16(ref.p[2] + j);
         const __m256i th = load8x16(dis.p[0] + j), tv = load8x16(dis.p[1] + j), td = load8x16(dis.p[2] + j);
+        if (no_gain) {
+            const __m256i none = _mm256_setzero_si256();
+            decouple0_orient(oh, th, none, simd, k, gain, r.p[0] + j, a.p[0] + j);
+            decouple0_orient(ov, tv, none, simd, k, gain, r.p[1] + j, a.p[1] + j);
+            decouple0_orient(od, td, none, simd, k, gain, r.p[2] + j, a.p[2] + j);
+            continue;
+        }
         const __m256i ot = _mm256_add_epi32(_mm256_mullo_epi32(oh, th), _mm256_mullo_epi32(ov, tv));
         const __m256i om = _mm256_add_epi32(_mm256_mullo_epi32(oh, oh), _mm256_mullo_epi32(ov, ov));
         const __m256i tm = _mm256_add_epi32(_mm256_mullo_epi32(th, th), _mm256_mullo_epi32(tv, tv));
@@ -524,10 +541,17 @@ static void decouple0_avx512(Row3<const int16_t> ref, Row3<const int16_t> dis, R
     const bool order = lane == Lane::avx512;
     const __m512d c = _mm512_set1_pd(static_cast<double>(k.cos_1deg_sq));
     const __m512d gain = _mm512_set1_pd(k.gain_limit);
+    const bool no_gain = gain_leaves_rst(k);
     for (int j = begin; j < end; j += 16) {   // the last block masked
         const Lanes16 l = first_lanes(end - j);
         const __m512i oh = load16_as32(ref.p[0] + j, l), ov = load16_as32(ref.p[1] + j, l), od = load16_as32(ref.p[2] + j, l);
         const __m512i th = load16_as32(dis.p[0] + j, l), tv = load16_as32(dis.p[1] + j, l), td = load16_as32(dis.p[2] + j, l);
+        if (no_gain) {
+            decouple0_orient16(oh, th, 0, simd, k, gain, r.p[0] + j, a.p[0] + j, l.m);
+            decouple0_orient16(ov, tv, 0, simd, k, gain, r.p[1] + j, a.p[1] + j, l.m);
+            decouple0_orient16(od, td, 0, simd, k, gain, r.p[2] + j, a.p[2] + j, l.m);
+            continue;
+        }
         const __m512i ot = _mm512_add_epi32(_mm512_mullo_epi32(oh, th), _mm512_mullo_epi32(ov, tv));
         const __m512i om = _mm512_add_epi32(_mm512_mullo_epi32(oh, oh), _mm512_mullo_epi32(ov, ov));
         const __m512i tm = _mm512_add_epi32(_mm512_mullo_epi32(th, th), _mm512_mullo_epi32(tv, tv));
