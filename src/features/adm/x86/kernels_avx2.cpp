@@ -111,6 +111,19 @@ static int16_t dwt0_column(const int16_t* t, int j, int n, const int16_t* f) {
 
 static int clamp_int(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
+// A DWT row's w = (width + 1) / 2 output columns: the interior [1, jend)
+// (taps 2j - 1 .. 2j + 2 within the row, no mirroring), and the bands'
+// columns [d0, d1) within it, [i0, i1). Column 0 and [jend, w) are the edges.
+struct RowColumns {
+    int w, jend, i0, i1;
+    RowColumns(int width, int d0, int d1) : w((width + 1) / 2) {
+        const int interior_end = (width - 3) / 2 + 1;
+        jend = clamp_int(interior_end < w ? interior_end : w, 1, w > 1 ? w : 1);
+        i0 = clamp_int(d0, 1, jend);
+        i1 = d0 < d1 ? clamp_int(d1, i0, jend) : i0;
+    }
+};
+
 // Whether the n columns from x meet the high pass's span.
 static bool overlaps(const HighSpan& s, int x, int n) { return x < s.x1 && x + n > s.x0; }
 
@@ -174,17 +187,14 @@ static void dwt0_horizontal(const int16_t* t, int32_t* lo32, int16_t* lo_out, in
 
 static void dwt0_horizontal_row(const int16_t* tmp, int width, int32_t* a, int16_t* v, int16_t* h, int16_t* d, int d0,
                                 int d1) {
-    const int w = (width + 1) / 2;
     const int16_t* lo = tmp;
     const int16_t* hi = tmp + width;
-    // Interior [1, jend): 2j + 2 <= width - 1. The bands' columns there: [i0, i1).
-    const int jend = clamp_int((width - 3) / 2 + 1 < w ? (width - 3) / 2 + 1 : w, 1, w > 1 ? w : 1);
-    const int i0 = clamp_int(d0, 1, jend), i1 = d0 < d1 ? clamp_int(d1, i0, jend) : i0;
-    dwt0_horizontal(lo, a, nullptr, nullptr, 1, i0, width);
-    dwt0_horizontal(lo, a, nullptr, v, i0, i1, width);
-    dwt0_horizontal(lo, a, nullptr, nullptr, i1, jend, width);
-    dwt0_horizontal(hi, nullptr, h, d, i0, i1, width);
-    for (int c = 0; c < w; c = (c == 0 ? jend : c + 1)) {   // column 0 and [jend, w)
+    const RowColumns col(width, d0, d1);
+    dwt0_horizontal(lo, a, nullptr, nullptr, 1, col.i0, width);
+    dwt0_horizontal(lo, a, nullptr, v, col.i0, col.i1, width);
+    dwt0_horizontal(lo, a, nullptr, nullptr, col.i1, col.jend, width);
+    dwt0_horizontal(hi, nullptr, h, d, col.i0, col.i1, width);
+    for (int c = 0; c < col.w; c = (c == 0 ? col.jend : c + 1)) {   // the edges
         a[c] = dwt0_column(lo, c, width, kLo16);
         if (c < d0 || c >= d1) continue;
         v[c] = dwt0_column(lo, c, width, kHi16);
@@ -441,24 +451,20 @@ static void decouple0(Row3<const int16_t> ref, Row3<const int16_t> dis, Row3<int
     for (; j + 8 <= end; j += 8) {
         const __m256i oh = load8x16(ref.p[0] + j), ov = load8x16(ref.p[1] + j), od = load8x16(ref.p[2] + j);
         const __m256i th = load8x16(dis.p[0] + j), tv = load8x16(dis.p[1] + j), td = load8x16(dis.p[2] + j);
-        if (no_gain) {
-            const __m256i none = _mm256_setzero_si256();
-            decouple0_orient(oh, th, none, simd, k, gain, r.p[0] + j, a.p[0] + j);
-            decouple0_orient(ov, tv, none, simd, k, gain, r.p[1] + j, a.p[1] + j);
-            decouple0_orient(od, td, none, simd, k, gain, r.p[2] + j, a.p[2] + j);
-            continue;
-        }
-        const __m256i ot = _mm256_add_epi32(_mm256_mullo_epi32(oh, th), _mm256_mullo_epi32(ov, tv));
-        const __m256i om = _mm256_add_epi32(_mm256_mullo_epi32(oh, oh), _mm256_mullo_epi32(ov, ov));
-        const __m256i tm = _mm256_add_epi32(_mm256_mullo_epi32(th, th), _mm256_mullo_epi32(tv, tv));
-        const __m256 otf = sum_to_float(ot, simd), omf = sum_to_float(om, simd), tmf = sum_to_float(tm, simd);
-        const bool order = lane == Lane::avx512;
-        const __m256d a0 = angle4(_mm256_castps256_ps128(otf), _mm256_castps256_ps128(omf), _mm256_castps256_ps128(tmf), c, order);
-        const __m256d a1 = angle4(_mm256_extractf128_ps(otf, 1), _mm256_extractf128_ps(omf, 1), _mm256_extractf128_ps(tmf, 1), c, order);
-        // Two times 4 x 64-bit masks to 8 x 32-bit.
-        const __m256i even = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
-        const __m256i angle = _mm256_blend_epi32(_mm256_permutevar8x32_epi32(_mm256_castpd_si256(a0), even),
-                                                 _mm256_permutevar8x32_epi32(_mm256_castpd_si256(a1), even), 0xF0);
+        const auto angle_test = [&] {
+            const __m256i ot = _mm256_add_epi32(_mm256_mullo_epi32(oh, th), _mm256_mullo_epi32(ov, tv));
+            const __m256i om = _mm256_add_epi32(_mm256_mullo_epi32(oh, oh), _mm256_mullo_epi32(ov, ov));
+            const __m256i tm = _mm256_add_epi32(_mm256_mullo_epi32(th, th), _mm256_mullo_epi32(tv, tv));
+            const __m256 otf = sum_to_float(ot, simd), omf = sum_to_float(om, simd), tmf = sum_to_float(tm, simd);
+            const bool order = lane == Lane::avx512;
+            const __m256d a0 = angle4(_mm256_castps256_ps128(otf), _mm256_castps256_ps128(omf), _mm256_castps256_ps128(tmf), c, order);
+            const __m256d a1 = angle4(_mm256_extractf128_ps(otf, 1), _mm256_extractf128_ps(omf, 1), _mm256_extractf128_ps(tmf, 1), c, order);
+            // Two times 4 x 64-bit masks to 8 x 32-bit.
+            const __m256i even = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+            return _mm256_blend_epi32(_mm256_permutevar8x32_epi32(_mm256_castpd_si256(a0), even),
+                                      _mm256_permutevar8x32_epi32(_mm256_castpd_si256(a1), even), 0xF0);
+        };
+        const __m256i angle = no_gain ? _mm256_setzero_si256() : angle_test();
         decouple0_orient(oh, th, angle, simd, k, gain, r.p[0] + j, a.p[0] + j);
         decouple0_orient(ov, tv, angle, simd, k, gain, r.p[1] + j, a.p[1] + j);
         decouple0_orient(od, td, angle, simd, k, gain, r.p[2] + j, a.p[2] + j);
@@ -546,20 +552,17 @@ static void decouple0_avx512(Row3<const int16_t> ref, Row3<const int16_t> dis, R
         const Lanes16 l = first_lanes(end - j);
         const __m512i oh = load16_as32(ref.p[0] + j, l), ov = load16_as32(ref.p[1] + j, l), od = load16_as32(ref.p[2] + j, l);
         const __m512i th = load16_as32(dis.p[0] + j, l), tv = load16_as32(dis.p[1] + j, l), td = load16_as32(dis.p[2] + j, l);
-        if (no_gain) {
-            decouple0_orient16(oh, th, 0, simd, k, gain, r.p[0] + j, a.p[0] + j, l.m);
-            decouple0_orient16(ov, tv, 0, simd, k, gain, r.p[1] + j, a.p[1] + j, l.m);
-            decouple0_orient16(od, td, 0, simd, k, gain, r.p[2] + j, a.p[2] + j, l.m);
-            continue;
-        }
-        const __m512i ot = _mm512_add_epi32(_mm512_mullo_epi32(oh, th), _mm512_mullo_epi32(ov, tv));
-        const __m512i om = _mm512_add_epi32(_mm512_mullo_epi32(oh, oh), _mm512_mullo_epi32(ov, ov));
-        const __m512i tm = _mm512_add_epi32(_mm512_mullo_epi32(th, th), _mm512_mullo_epi32(tv, tv));
-        const __m512 otf = sum_to_float16(ot, simd), omf = sum_to_float16(om, simd), tmf = sum_to_float16(tm, simd);
-        const auto lo = [](__m512 v) { return _mm512_castps512_ps256(v); };
-        const auto hi = [](__m512 v) { return _mm512_extractf32x8_ps(v, 1); };
-        const __mmask16 angle = static_cast<__mmask16>(
-            angle8(lo(otf), lo(omf), lo(tmf), c, order) | (angle8(hi(otf), hi(omf), hi(tmf), c, order) << 8));
+        const auto angle_test = [&] {
+            const __m512i ot = _mm512_add_epi32(_mm512_mullo_epi32(oh, th), _mm512_mullo_epi32(ov, tv));
+            const __m512i om = _mm512_add_epi32(_mm512_mullo_epi32(oh, oh), _mm512_mullo_epi32(ov, ov));
+            const __m512i tm = _mm512_add_epi32(_mm512_mullo_epi32(th, th), _mm512_mullo_epi32(tv, tv));
+            const __m512 otf = sum_to_float16(ot, simd), omf = sum_to_float16(om, simd), tmf = sum_to_float16(tm, simd);
+            const auto lo = [](__m512 v) { return _mm512_castps512_ps256(v); };
+            const auto hi = [](__m512 v) { return _mm512_extractf32x8_ps(v, 1); };
+            return static_cast<__mmask16>(angle8(lo(otf), lo(omf), lo(tmf), c, order) |
+                                          (angle8(hi(otf), hi(omf), hi(tmf), c, order) << 8));
+        };
+        const __mmask16 angle = no_gain ? 0 : angle_test();
         decouple0_orient16(oh, th, angle, simd, k, gain, r.p[0] + j, a.p[0] + j, l.m);
         decouple0_orient16(ov, tv, angle, simd, k, gain, r.p[1] + j, a.p[1] + j, l.m);
         decouple0_orient16(od, td, angle, simd, k, gain, r.p[2] + j, a.p[2] + j, l.m);
@@ -1072,10 +1075,7 @@ static void dwt123(const int32_t* const ref[4], const int32_t* const dis[4], int
             hi[x] = static_cast<int32_t>(static_cast<uint64_t>(g >> vs));
         }
     }
-    const int w = (width + 1) / 2;
-    // interior [1, jend): 2j + 2 <= width - 1; the bands' columns there: [i0, i1)
-    const int jend = clamp_int((width - 3) / 2 + 1 < w ? (width - 3) / 2 + 1 : w, 1, w > 1 ? w : 1);
-    const int i0 = clamp_int(d0, 1, jend), i1 = d0 < d1 ? clamp_int(d1, i0, jend) : i0;
+    const RowColumns col(width, d0, d1);
     Row3<int32_t> outs[2] = {ref_out, dis_out};
     int32_t* as[2] = {ref_a, dis_a};
     for (int img = 0; img < 2; ++img) {
@@ -1083,11 +1083,11 @@ static void dwt123(const int32_t* const ref[4], const int32_t* const dis[4], int
         const int32_t* hi = lo + width;
         int32_t* const a = as[img];
         const Row3<int32_t> o = outs[img];   // h, v, d
-        dwt123_horizontal(lo, a, nullptr, 1, i0, width, hr, hs);
-        dwt123_horizontal(lo, a, o.p[1], i0, i1, width, hr, hs);
-        dwt123_horizontal(lo, a, nullptr, i1, jend, width, hr, hs);
-        dwt123_horizontal(hi, o.p[0], o.p[2], i0, i1, width, hr, hs);
-        for (int c = 0; c < w; c = (c == 0 ? jend : c + 1)) {   // column 0 and [jend, w)
+        dwt123_horizontal(lo, a, nullptr, 1, col.i0, width, hr, hs);
+        dwt123_horizontal(lo, a, o.p[1], col.i0, col.i1, width, hr, hs);
+        dwt123_horizontal(lo, a, nullptr, col.i1, col.jend, width, hr, hs);
+        dwt123_horizontal(hi, o.p[0], o.p[2], col.i0, col.i1, width, hr, hs);
+        for (int c = 0; c < col.w; c = (c == 0 ? col.jend : c + 1)) {   // the edges
             a[c] = dwt_i4_column(lo, c, width, kLo16, hr, hs);
             if (c < d0 || c >= d1) continue;
             o.p[1][c] = dwt_i4_column(lo, c, width, kHi16, hr, hs);
