@@ -800,22 +800,22 @@ static inline __m512i cm_terms16(__m512i x, __m512i thr_s, __m512i add_sq, int s
 struct CubeQueue {
     static constexpr int kSize = 256;
     alignas(64) int32_t d[kSize + 16];
-    int n = 0;
     static bool applies(int64_t add_cub, int shift_cub) { return add_cub >= 0 && (add_cub >> shift_cub) == 0; }
-    // The lanes of d above 0 (the lanes outside l are 0).
-    void push(__m512i dv) {
+    // Appends the lanes of dv above 0 (the lanes outside l are 0) to the n
+    // kept; returns the new count. (The count stays with the caller, in a
+    // register: as a member, every store into d would make it reloaded.)
+    int push(int n, __m512i dv) {
         const __mmask16 above = _mm512_test_epi32_mask(dv, dv);
         _mm512_storeu_si512(d + n, _mm512_maskz_compress_epi32(above, dv));
-        n += __builtin_popcount(above);
+        return n + __builtin_popcount(above);
     }
-    bool full() const { return n > kSize - 16; }
-    // Cubes every excess kept into acc, and empties the queue.
-    __m512i drain(__m512i add_sq, int shift_sq, __m512i add_cub, int shift_cub, bool logical, __m512i acc) {
+    static bool full(int n) { return n > kSize - 16; }
+    // Cubes the n excesses kept into acc.
+    __m512i drain(int n, __m512i add_sq, int shift_sq, __m512i add_cub, int shift_cub, bool logical, __m512i acc) const {
         for (int q = 0; q < n; q += 16) {
             const Lanes16 l = first_lanes(n - q);
             acc = cubes16(_mm512_maskz_loadu_epi32(l.m, d + q), add_sq, shift_sq, add_cub, shift_cub, logical, acc, l);
         }
-        n = 0;
         return acc;
     }
 };
@@ -853,49 +853,71 @@ static inline void masking_blocks16(const int32_t* const flt_sums[3], int begin,
     }
 }
 
-// cm0 on 16 columns at a time, the last block masked.
-static void cm0_avx512(Row3<const int16_t> csf, const Row3<const int16_t> /*flt*/[3], const int32_t* const flt_sums[3],
-                       Row3<const int16_t> src, int begin, int end, Lane lane, const Scale0Consts& k, int64_t sums[3]) {
-    const int sub[3] = {10, 10, 12};
-    const int shift_sq[3] = {29, 29, 30};
+// cm0 on 16 columns at a time, the last block masked. Scalar: libvmaf's
+// scalar lanes (the centre terms kept to 16 bits); Queued: the excesses
+// cubed through CubeQueue. The orientations' loops unroll, so that every
+// shift is an immediate and the queue counts stay in registers.
+template <bool Scalar, bool Queued>
+static void cm0_blocks(Row3<const int16_t> csf, const int32_t* const flt_sums[3], Row3<const int16_t> src, int begin,
+                       int end, Lane lane, const Scale0Consts& k, int64_t sums[3]) {
+    constexpr int sub[3] = {10, 10, 12};
+    constexpr int shift_sq[3] = {29, 29, 30};
     const __m512i add_sq[3] = {_mm512_set1_epi64(1 << 28), _mm512_set1_epi64(1 << 28), _mm512_set1_epi64(1 << 29)};
     const __m512i add_cub[3] = {_mm512_set1_epi64(k.add_cub[0]), _mm512_set1_epi64(k.add_cub[1]),
                                 _mm512_set1_epi64(k.add_cub[2])};
+    const __m512i rf[3] = {_mm512_set1_epi32(k.rf[0]), _mm512_set1_epi32(k.rf[1]), _mm512_set1_epi32(k.rf[2])};
     __m512i by15 = _mm512_set1_epi32(8738);
     const __m512i r12 = _mm512_set1_epi32(2048);
     // A vpmulld (2 uops): GCC would multiply by the constant with 3 shifts and
     // 2 adds, the shifts on the one port 512-bit shifts and vpmulld share.
     // The empty asm hides the value. (cm0 1.07-1.10x alone, in L1.)
     asm("" : "+v"(by15));
+    const bool logical = lane == Lane::avx2;
     __m512i acc[3] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
-    const bool queued = CubeQueue::applies(k.add_cub[0], k.shift_cub[0]) &&
-                        CubeQueue::applies(k.add_cub[1], k.shift_cub[1]) && CubeQueue::applies(k.add_cub[2], k.shift_cub[2]);
     CubeQueue queue[3];
-    const auto drain = [&](int t) {
-        acc[t] = queue[t].drain(add_sq[t], shift_sq[t], add_cub[t], k.shift_cub[t], lane == Lane::avx2, acc[t]);
-    };
+    int queued[3] = {0, 0, 0};
     masking_blocks16(flt_sums, begin, end, [&](int jx, const Lanes16& l, __m512i thr) {
+#pragma GCC unroll 3
         for (int t = 0; t < 3; ++t) {
             __m512i c = _mm512_srai_epi32(
                 _mm512_add_epi32(_mm512_mullo_epi32(by15, _mm512_abs_epi32(load16_as32(csf.p[t] + jx, l))), r12), 12);
-            if (lane == Lane::scalar) c = trunc16x16(c);
+            if constexpr (Scalar) c = trunc16x16(c);
             thr = _mm512_add_epi32(thr, c);
         }
+#pragma GCC unroll 3
         for (int t = 0; t < 3; ++t) {
-            const __m512i xv = _mm512_mullo_epi32(load16_as32(src.p[t] + jx, l), _mm512_set1_epi32(k.rf[t]));
-            const __m512i d = excess16(xv, _mm512_slli_epi32(thr, static_cast<unsigned>(sub[t])), l);
-            if (!queued) {
-                acc[t] = cubes16(d, add_sq[t], shift_sq[t], add_cub[t], k.shift_cub[t], lane == Lane::avx2, acc[t], l);
-                continue;
+            const __m512i xv = _mm512_mullo_epi32(load16_as32(src.p[t] + jx, l), rf[t]);
+            const __m512i d = excess16(xv, _mm512_slli_epi32(thr, sub[t]), l);
+            if constexpr (Queued) {
+                queued[t] = queue[t].push(queued[t], d);
+                if (CubeQueue::full(queued[t])) {
+                    acc[t] = queue[t].drain(queued[t], add_sq[t], shift_sq[t], add_cub[t], k.shift_cub[t], logical, acc[t]);
+                    queued[t] = 0;
+                }
+            } else {
+                acc[t] = cubes16(d, add_sq[t], shift_sq[t], add_cub[t], k.shift_cub[t], logical, acc[t], l);
             }
-            queue[t].push(d);
-            if (queue[t].full()) drain(t);
         }
     });
-    if (queued)
-        for (int t = 0; t < 3; ++t) drain(t);
-    for (int t = 0; t < 3; ++t)
+    for (int t = 0; t < 3; ++t) {
+        if constexpr (Queued)
+            acc[t] = queue[t].drain(queued[t], add_sq[t], shift_sq[t], add_cub[t], k.shift_cub[t], logical, acc[t]);
         sums[t] = static_cast<int64_t>(static_cast<uint64_t>(sums[t]) + Vec512::sum64(acc[t]));
+    }
+}
+
+static void cm0_avx512(Row3<const int16_t> csf, const Row3<const int16_t> /*flt*/[3], const int32_t* const flt_sums[3],
+                       Row3<const int16_t> src, int begin, int end, Lane lane, const Scale0Consts& k, int64_t sums[3]) {
+    const bool queued = CubeQueue::applies(k.add_cub[0], k.shift_cub[0]) &&
+                        CubeQueue::applies(k.add_cub[1], k.shift_cub[1]) && CubeQueue::applies(k.add_cub[2], k.shift_cub[2]);
+    const bool scalar = lane == Lane::scalar;
+    if (queued) {
+        if (scalar) cm0_blocks<true, true>(csf, flt_sums, src, begin, end, lane, k, sums);
+        else cm0_blocks<false, true>(csf, flt_sums, src, begin, end, lane, k, sums);
+    } else {
+        if (scalar) cm0_blocks<true, false>(csf, flt_sums, src, begin, end, lane, k, sums);
+        else cm0_blocks<false, false>(csf, flt_sums, src, begin, end, lane, k, sums);
+    }
 }
 #endif
 
