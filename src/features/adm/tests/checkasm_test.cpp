@@ -254,16 +254,29 @@ TEST_P(AdmCheckasm, Scale123Rows) {
     // saturated past 1.0, and signed (libvmaf's 32-bit multiplies).
     const int64_t factors[] = {16777216, 181344256, 2693222400, 4191379456, 4294967295, -1601744896, -1, -103587840, 1};
     for (int n : {1, 3, 4, 5, 8, 13, 16, 17, 32, 40, 64, 300})
-        for (int pattern = 0; pattern < 7; ++pattern)
+        for (int pattern = 0; pattern < 8; ++pattern)
             for (Lane lane : kLanes)
                 for (int scale = 1; scale <= 3; ++scale) {
                     const int64_t lim = ranges[r.in(0, 3)];
                     const int begin = static_cast<int>(r.in(1, 3)), end = begin + n;
                     std::vector<int32_t> in[6];
-                    for (auto& v : in) v = make_row<int32_t>(r, end + 2, pattern, -lim - (lim == INT32_MAX), lim);
-                    if (pattern == 6)
+                    // (pattern 7: uniform reference rows, the distorted ones as 6)
+                    for (auto& v : in) v = make_row<int32_t>(r, end + 2, pattern == 7 ? 0 : pattern, -lim - (lim == INT32_MAX), lim);
+                    // The distorted close to the reference, where k leaves its clamps
+                    // (t / o in (0, 1)) and at their edges (t near o, near 2 o).
+                    if (pattern >= 6)
                         for (int t = 0; t < 3; ++t)
-                            for (size_t j = 0; j < in[t].size(); ++j) in[3 + t][j] = in[t][j] / 2 + static_cast<int32_t>(r.in(-3, 3));
+                            for (size_t j = 0; j < in[t].size(); ++j) {
+                                const int64_t o = in[t][j];
+                                int64_t d;
+                                switch (r.in(0, 3)) {
+                                case 0: d = o / 2 + r.in(-3, 3); break;
+                                case 1: d = static_cast<int64_t>(static_cast<double>(o) * static_cast<double>(r.in(0, 70000)) / 32768.0); break;
+                                case 2: d = o + r.in(-4, 4); break;
+                                default: d = 2 * o + r.in(-4, 4); break;
+                                }
+                                in[3 + t][j] = static_cast<int32_t>(std::clamp<int64_t>(d, INT32_MIN, INT32_MAX));
+                            }
                     Scale123Consts k{};
                     const double gains[] = {100.0, 1.0, 1.5, 2.25, 37.7};
                     k.gain_limit = gains[r.in(0, 4)];

@@ -1236,7 +1236,27 @@ static void decouple123(Row3<const int32_t> ref, Row3<const int32_t> dis, Row3<i
 #endif
 
 #if defined(__AVX512F__)
-// decouple123_orient for 8 elements in 64-bit lanes.
+// rst of 8 lanes where the angle test passed (any), bounded by t as
+// exact/arith.hpp's gain_bound: min(rst * gain, t) in the lanes of pos, max
+// in the others.
+static inline __m256i gain_bound8(__m256i rst, __m256i t32, __mmask8 pos, __mmask8 any, bool round_first,
+                                  const Scale123Consts& k, __m512d gain) {
+    if (k.gain_int) {
+        // a whole gain: rst * gain exact in 64 bits, bounded by t (so within int32)
+        const __m512i g = _mm512_mul_epi32(_mm512_cvtepi32_epi64(rst), _mm512_set1_epi64(k.gain_int));
+        const __m512i t = _mm512_cvtepi32_epi64(t32);
+        const __m512i bounded = _mm512_mask_blend_epi64(pos, _mm512_max_epi64(g, t), _mm512_min_epi64(g, t));
+        return _mm256_mask_mov_epi32(rst, any, _mm512_cvtepi64_epi32(bounded));
+    }
+    __m512d g = _mm512_mul_pd(_mm512_cvtepi32_pd(rst), gain);
+    if (round_first) g = _mm512_roundscale_pd(g, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __m512d td = _mm512_cvtepi32_pd(t32);
+    const __m256i mn = _mm512_cvttpd_epi32(_mm512_min_pd(g, td)), mx = _mm512_cvttpd_epi32(_mm512_max_pd(g, td));
+    return _mm256_mask_mov_epi32(rst, any, _mm256_mask_blend_epi32(pos, mx, mn));
+}
+
+// decouple123_orient for 8 elements in 64-bit lanes (the 16-lane code's
+// fallback for o = INT32_MIN).
 static inline void decouple123_orient8(__m256i o32, __m256i t32, __mmask8 angle, bool round_first,
                                        const Scale123Consts& k, __m512d gain, int32_t* r_out, int32_t* a_out,
                                        __mmask8 lanes) {
@@ -1268,38 +1288,130 @@ static inline void decouple123_orient8(__m256i o32, __m256i t32, __mmask8 angle,
     const __mmask8 kpos = _mm512_cmpgt_epi64_mask(kk, zero);
     const __mmask8 pos = angle & kpos & _mm512_cmpgt_epi64_mask(o, zero);
     const __mmask8 any = pos | (angle & kpos & oneg);
-    if (k.gain_int && any) {
-        const __m512i g = _mm512_mul_epi32(_mm512_cvtepi32_epi64(rst), _mm512_set1_epi64(k.gain_int));
-        const __m512i bounded = _mm512_mask_blend_epi64(pos, _mm512_max_epi64(g, t), _mm512_min_epi64(g, t));
-        rst = _mm256_mask_mov_epi32(rst, any, _mm512_cvtepi64_epi32(bounded));
-    } else if (any) {
-        __m512d g = _mm512_mul_pd(_mm512_cvtepi32_pd(rst), gain);
-        if (round_first) g = _mm512_roundscale_pd(g, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-        const __m512d td = _mm512_cvtepi32_pd(t32);
-        const __m256i mn = _mm512_cvttpd_epi32(_mm512_min_pd(g, td)), mx = _mm512_cvttpd_epi32(_mm512_max_pd(g, td));
-        rst = _mm256_mask_mov_epi32(rst, any, _mm256_mask_blend_epi32(pos, mx, mn));
-    }
+    if (any) rst = gain_bound8(rst, t32, pos, any, round_first, k, gain);
     _mm256_mask_storeu_epi32(r_out, lanes, rst);
     _mm256_mask_storeu_epi32(a_out, lanes, _mm256_sub_epi32(t32, rst));
 }
 
+// The angle test of 8 columns at scales 1-3 from their h and v coefficients:
+// the 64-bit sums (wrapping as libvmaf's), each to float rounded once, as
+// (float) of an int64.
+static inline __mmask8 angle123_8(__m256i oh32, __m256i ov32, __m256i th32, __m256i tv32, __m512d c) {
+    const __m512i oh = _mm512_cvtepi32_epi64(oh32), ov = _mm512_cvtepi32_epi64(ov32);
+    const __m512i th = _mm512_cvtepi32_epi64(th32), tv = _mm512_cvtepi32_epi64(tv32);
+    const __m512i ot = _mm512_add_epi64(_mm512_mul_epi32(oh, th), _mm512_mul_epi32(ov, tv));
+    const __m512i om = _mm512_add_epi64(_mm512_mul_epi32(oh, oh), _mm512_mul_epi32(ov, ov));
+    const __m512i tm = _mm512_add_epi64(_mm512_mul_epi32(th, th), _mm512_mul_epi32(tv, tv));
+    return angle8(_mm512_cvtepi64_ps(ot), _mm512_cvtepi64_ps(om), _mm512_cvtepi64_ps(tm), c, false);
+}
+
+// One orientation of 16 columns at scales 1-3 before the angle test: k in
+// 32-bit lanes, rst, and which lanes the test may change (pos: rst > 0 and
+// o > 0, neg: o < 0; both only where k > 0).
+//
+// k_scale123's k = (div * t * sign(o) + 2^(14+s)) >> (15+s), clamped to
+// [0, 32768], with div = 2^30 / idx from the table, idx = |o| rounded to 15
+// bits (s = 17 - lzcnt(|o|), at least 0; s <= 16 for |o| < 2^31). Where
+// T = t sign(o) <= 0, k is 0. Where T > 0 it is taken at
+// Tc = min(T, 2|o|): from 2|o| up, k is 32768 after the clamp (div * 2|o| >=
+// 2^(30+s)). With Tc = Q 2^s + R (R < 2^s):
+//   k = (div Q + 2^14 + ((div R) >> s)) >> 15,
+// where div Q <= 2^31 (Q <= 2 idx), div R < 2^32 (div <= 2^16 where s > 0),
+// and the sum stays below 2^32: unsigned 32-bit lanes hold every step.
+// Then rst = (k o + 2^14) >> 15 = 2 k (o >> 16) + ((k (o & 0xffff) + 2^14) >> 15),
+// each product within 32 bits, the sum wrapping as the reference's low32.
+struct Orient123 {
+    __m512i rst;
+    __mmask16 pos, neg;
+};
+static inline Orient123 decouple123_k16(__m512i o, __m512i t, const Scale123Consts& k) {
+    const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi32(1), q15 = _mm512_set1_epi32(32768);
+    const __m512i mag = _mm512_abs_epi32(o);
+    const __m512i s = _mm512_max_epi32(_mm512_sub_epi32(_mm512_set1_epi32(17), _mm512_lzcnt_epi32(mag)), zero);
+    const __m512i pow = _mm512_sllv_epi32(one, s);
+    const __m512i idx = _mm512_srlv_epi32(_mm512_add_epi32(mag, _mm512_srli_epi32(pow, 1)), s);
+    const __m512i div = _mm512_i32gather_epi32(_mm512_max_epi32(idx, one), k.div_lookup + 32768, 4);
+    const __mmask16 tpos = _mm512_cmpge_epi32_mask(_mm512_xor_si512(t, o), zero) & _mm512_test_epi32_mask(t, t);
+    const __m512i tc = _mm512_min_epu32(_mm512_abs_epi32(t), _mm512_add_epi32(mag, mag));
+    const __m512i q = _mm512_srlv_epi32(tc, s);
+    const __m512i r = _mm512_and_si512(tc, _mm512_sub_epi32(pow, one));
+    const __m512i sum = _mm512_add_epi32(_mm512_add_epi32(_mm512_mullo_epi32(div, q), _mm512_set1_epi32(16384)),
+                                         _mm512_srlv_epi32(_mm512_mullo_epi32(div, r), s));
+    const __mmask16 ozero = _mm512_cmpeq_epi32_mask(o, zero);
+    const __m512i kk = _mm512_mask_mov_epi32(_mm512_maskz_min_epu32(tpos, _mm512_srli_epi32(sum, 15), q15), ozero, q15);
+    const __m512i hi = _mm512_slli_epi32(_mm512_mullo_epi32(kk, _mm512_srai_epi32(o, 16)), 1);
+    const __m512i lo = _mm512_srli_epi32(
+        _mm512_add_epi32(_mm512_mullo_epi32(kk, _mm512_and_si512(o, _mm512_set1_epi32(0xffff))), _mm512_set1_epi32(16384)), 15);
+    // k > 0 and o != 0: tpos and not ozero (there k is 32768 and o is 0)
+    const __mmask16 kpos = _mm512_mask_cmpgt_epi32_mask(tpos, kk, zero);
+    return {_mm512_add_epi32(hi, lo), _mm512_mask_cmpgt_epi32_mask(kpos, o, zero), _mm512_mask_cmpgt_epi32_mask(kpos, zero, o)};
+}
+
+// decouple123 on 16 columns at a time in 32-bit lanes, the last block
+// masked. The angle test (64-bit sums) is made only where it can change a
+// value: with a gain of 1 only lanes whose rst lies past t.
 static void decouple123_avx512(Row3<const int32_t> ref, Row3<const int32_t> dis, Row3<int32_t> r, Row3<int32_t> a,
                                int begin, int end, bool round_first, const Scale123Consts& k) {
     const __m512d gain = _mm512_set1_pd(k.gain_limit);
     const __m512d c = _mm512_set1_pd(static_cast<double>(k.cos_1deg_sq));
-    for (int j = begin; j < end; j += 8) {   // the last block masked
-        const __mmask8 lanes = static_cast<__mmask8>(end - j >= 8 ? 0xff : (1u << (end - j)) - 1);
-        const auto load8 = [lanes](const int32_t* p) { return _mm256_maskz_loadu_epi32(lanes, p); };
-        const __m512i oh = _mm512_cvtepi32_epi64(load8(ref.p[0] + j)), ov = _mm512_cvtepi32_epi64(load8(ref.p[1] + j));
-        const __m512i th = _mm512_cvtepi32_epi64(load8(dis.p[0] + j)), tv = _mm512_cvtepi32_epi64(load8(dis.p[1] + j));
-        // the 64-bit sums (wrapping as libvmaf's), each to float rounded once, as (float) of an int64
-        const __m512i ot = _mm512_add_epi64(_mm512_mul_epi32(oh, th), _mm512_mul_epi32(ov, tv));
-        const __m512i om = _mm512_add_epi64(_mm512_mul_epi32(oh, oh), _mm512_mul_epi32(ov, ov));
-        const __m512i tm = _mm512_add_epi64(_mm512_mul_epi32(th, th), _mm512_mul_epi32(tv, tv));
-        const __mmask8 angle = angle8(_mm512_cvtepi64_ps(ot), _mm512_cvtepi64_ps(om), _mm512_cvtepi64_ps(tm), c, false);
-        for (int t = 0; t < 3; ++t)
-            decouple123_orient8(load8(ref.p[t] + j), load8(dis.p[t] + j), angle, round_first, k, gain, r.p[t] + j,
-                                a.p[t] + j, lanes);
+    const __m512i int_min = _mm512_set1_epi32(INT32_MIN);
+    for (int j = begin; j < end; j += 16) {   // the last block masked
+        const __mmask16 lanes = static_cast<__mmask16>(end - j >= 16 ? 0xffff : (1u << (end - j)) - 1);
+        __m512i o[3], t[3];
+        __mmask16 odd_o = 0;   // INT32_MIN somewhere: the 64-bit lanes' code
+        for (int q = 0; q < 3; ++q) {
+            o[q] = _mm512_maskz_loadu_epi32(lanes, ref.p[q] + j);
+            t[q] = _mm512_maskz_loadu_epi32(lanes, dis.p[q] + j);
+            odd_o |= _mm512_cmpeq_epi32_mask(o[q], int_min);
+        }
+        const auto angle_test = [&] {
+            const auto half = [](__m512i v, int h) { return h ? _mm512_extracti64x4_epi64(v, 1) : _mm512_castsi512_si256(v); };
+            return static_cast<__mmask16>(angle123_8(half(o[0], 0), half(o[1], 0), half(t[0], 0), half(t[1], 0), c) |
+                                          (angle123_8(half(o[0], 1), half(o[1], 1), half(t[0], 1), half(t[1], 1), c) << 8));
+        };
+        if (odd_o) {
+            const __mmask16 angle = angle_test();
+            for (int q = 0; q < 3; ++q)
+                for (int h = 0; h < 2; ++h) {
+                    const __m256i oq = h ? _mm512_extracti64x4_epi64(o[q], 1) : _mm512_castsi512_si256(o[q]);
+                    const __m256i tq = h ? _mm512_extracti64x4_epi64(t[q], 1) : _mm512_castsi512_si256(t[q]);
+                    decouple123_orient8(oq, tq, static_cast<__mmask8>(angle >> (8 * h)), round_first, k, gain,
+                                        r.p[q] + j + 8 * h, a.p[q] + j + 8 * h, static_cast<__mmask8>(lanes >> (8 * h)));
+                }
+            continue;
+        }
+        Orient123 v[3];
+        __mmask16 may_change = 0;
+#pragma GCC unroll 3
+        for (int q = 0; q < 3; ++q) {
+            v[q] = decouple123_k16(o[q], t[q], k);
+            if (k.gain_int == 1)   // min(rst, t) / max(rst, t) change only these
+                may_change |= _mm512_mask_cmpgt_epi32_mask(v[q].pos, v[q].rst, t[q]) |
+                              _mm512_mask_cmplt_epi32_mask(v[q].neg, v[q].rst, t[q]);
+            else
+                may_change |= v[q].pos | v[q].neg;
+        }
+        const __mmask16 angle = may_change & lanes ? angle_test() : 0;
+#pragma GCC unroll 3
+        for (int q = 0; q < 3; ++q) {
+            __m512i rst = v[q].rst;
+            const __mmask16 pos = angle & v[q].pos, any = pos | (angle & v[q].neg);
+            if (any) {
+                if (k.gain_int == 1) {
+                    rst = _mm512_mask_mov_epi32(rst, any, _mm512_mask_blend_epi32(pos, _mm512_max_epi32(rst, t[q]),
+                                                                                   _mm512_min_epi32(rst, t[q])));
+                } else {
+                    const __m256i lo = gain_bound8(_mm512_castsi512_si256(rst), _mm512_castsi512_si256(t[q]),
+                                                   static_cast<__mmask8>(pos), static_cast<__mmask8>(any), round_first, k, gain);
+                    const __m256i hi = gain_bound8(_mm512_extracti64x4_epi64(rst, 1), _mm512_extracti64x4_epi64(t[q], 1),
+                                                   static_cast<__mmask8>(pos >> 8), static_cast<__mmask8>(any >> 8),
+                                                   round_first, k, gain);
+                    rst = join256(lo, hi);
+                }
+            }
+            _mm512_mask_storeu_epi32(r.p[q] + j, lanes, rst);
+            _mm512_mask_storeu_epi32(a.p[q] + j, lanes, _mm512_sub_epi32(t[q], rst));
+        }
     }
 }
 #endif
