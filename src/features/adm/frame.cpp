@@ -312,11 +312,22 @@ private:
     // masked by the CSF of r).
     void mask(int i) {
         const int up = i == 0 ? 1 : i - 1, down = i == s_.h - 1 ? s_.h - 1 : i + 1;
-        mask_one(i, up, down, b_.r, b_.dlm_csf, b_.dlm_flt, b_.dlm_sum, dlm_);
-        if (!p_.opt.skip_aim) mask_one(i, up, down, b_.a, b_.aim_csf, b_.aim_flt, b_.aim_sum, aim_);
+        // Scales 1-3: each masking's products (its coefficients times the CSF
+        // factors) are the other's CSF values, where every lane reads the
+        // factors alike.
+        const bool share = !p_.opt.skip_aim && sizeof(T) == 4 && factors_alike();
+        mask_one(i, up, down, b_.r, b_.dlm_csf, b_.dlm_flt, b_.dlm_sum, dlm_, share ? &b_.aim_csf : nullptr);
+        if (!p_.opt.skip_aim) mask_one(i, up, down, b_.a, b_.aim_csf, b_.aim_flt, b_.aim_sum, aim_, share ? &b_.dlm_csf : nullptr);
     }
 
-    void mask_one(int i, int up, int down, Ring<T>& src, Ring<T>& csf, Ring<T>& flt, SumRing& sum, int64_t accum[3]) {
+    bool factors_alike() const {
+        for (int t = 0; t < 3; ++t)
+            if (s_.rf_simd[t] != s_.rf_scalar[t]) return false;
+        return true;
+    }
+
+    void mask_one(int i, int up, int down, Ring<T>& src, Ring<T>& csf, Ring<T>& flt, SumRing& sum, int64_t accum[3],
+                  Ring<T>* products) {
         const Row3<const T> f[3] = {flt.crow(up), flt.crow(i), flt.crow(down)};
         const int32_t* const fs[3] = {sum.row(up), sum.row(i), sum.row(down)};
         const Row3<const T> c = csf.crow(i), x = src.crow(i);
@@ -331,8 +342,10 @@ private:
             if (s_.score.right > s_.w - 1) cm_edge_scale0(s_, c, f, x, s_.w - 1, inner);
         } else {
             if (s_.score.left <= 0) cm_edge_scale123(s_, c, f, x, 0, inner);
-            if (split > s_.start_col) k_.cm123(c, f, fs, x, s_.start_col, split, s_.cm_lane, consts123(s_.rf_simd), inner);
-            k_.cm123(c, f, fs, x, split, s_.end_col, Lane::scalar, consts123(s_.rf_scalar), inner);
+            const Row3<const T> xs = products ? products->crow(i) : Row3<const T>{{nullptr, nullptr, nullptr}};
+            if (split > s_.start_col)
+                k_.cm123(c, f, fs, x, xs, s_.start_col, split, s_.cm_lane, consts123(s_.rf_simd), inner);
+            k_.cm123(c, f, fs, x, xs, split, s_.end_col, Lane::scalar, consts123(s_.rf_scalar), inner);
             if (s_.score.right > s_.w - 1) cm_edge_scale123(s_, c, f, x, s_.w - 1, inner);
         }
         add_row(accum, inner, s_);

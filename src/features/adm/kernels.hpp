@@ -91,9 +91,14 @@ struct RowKernels {
     void (*den123)(Row3<const int32_t> ref, int begin, int end, const Scale123Consts& k, uint64_t sums[3]);
     void (*csf123)(const int32_t* src, int32_t* value, int32_t* filtered, int begin, int end, int64_t rf);
     void (*orient_sums123)(Row3<const int32_t> flt, int begin, int end, int32_t* out);
-    // flt: values csf123 makes (|v| < 2^26.1).
+    // flt: values csf123 makes (|v| < 2^26.1). xs, where xs.p[0] is not
+    // null: csf123's values of src with the factors k.rf (in [begin, end)),
+    // which are the masking's products within its 32-bit range: the SIMD
+    // versions read them there instead of multiplying again (the C reference
+    // does not read them).
     void (*cm123)(Row3<const int32_t> csf, const Row3<const int32_t> flt[3], const int32_t* const flt_sums[3],
-                  Row3<const int32_t> src, int begin, int end, Lane lane, const Scale123Consts& k, int64_t sums[3]);
+                  Row3<const int32_t> src, Row3<const int32_t> xs, int begin, int end, Lane lane, const Scale123Consts& k,
+                  int64_t sums[3]);
 };
 
 // The columns [x0, x1) of the vertical high pass that the bands' columns

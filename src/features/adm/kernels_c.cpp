@@ -204,7 +204,7 @@ void csf123(const int32_t* src, int32_t* value, int32_t* filtered, int begin, in
 }
 
 void cm123(Row3<const int32_t> csf, const Row3<const int32_t> flt[3], const int32_t* const* /*flt_sums*/,
-           Row3<const int32_t> src, int begin, int end,
+           Row3<const int32_t> src, Row3<const int32_t> /*xs*/, int begin, int end,
            Lane lane, const Scale123Consts& k, int64_t sums[3]) {
     for (int j = begin; j < end; ++j) {
         const int64_t thr = threshold(csf, flt, j, [](int32_t v) { return cm_centre_scale123(v); });

@@ -299,7 +299,7 @@ TEST_P(AdmCheckasm, Scale123Rows) {
                     for (auto& v : flt_row) v = make_row<int32_t>(r, end + 2, pattern, -71582789, 71582788);
                     std::vector<int32_t> out[2][12];
                     uint64_t den[2][3] = {};
-                    int64_t cm[2][3] = {};
+                    int64_t cm[2][3] = {}, cm_xs[3] = {};
                     std::vector<int32_t> fsums[2][3];
                     const bool round_first = r.in(0, 1) == 1;
                     for (int impl = 0; impl < 2; ++impl) {
@@ -325,7 +325,17 @@ TEST_P(AdmCheckasm, Scale123Rows) {
                             fsums[impl][q] = fsum[q];
                         }
                         const int32_t* const fs[3] = {fsum[0].data(), fsum[1].data(), fsum[2].data()};
-                        kk.cm123(cv, f3, fs, ref, begin, end, lane, k, cm[impl]);
+                        kk.cm123(cv, f3, fs, ref, {{nullptr, nullptr, nullptr}}, begin, end, lane, k, cm[impl]);
+                        if (impl == 1) {
+                            // with the products given: csf123's values of the masked
+                            // coefficients (the C reference's, with the same factors)
+                            std::vector<int32_t> xv[3], xf(in[0].size());
+                            for (int t = 0; t < 3; ++t) {
+                                xv[t].assign(in[0].size(), 0);
+                                c_.csf123(in[t].data(), xv[t].data(), xf.data(), begin, end, k.rf[t]);
+                            }
+                            kk.cm123(cv, f3, fs, ref, {{xv[0].data(), xv[1].data(), xv[2].data()}}, begin, end, lane, k, cm_xs);
+                        }
                     }
                     ++cases_;
                     SCOPED_TRACE(testing::Message() << "n " << n << " pattern " << pattern << " lane "
@@ -338,6 +348,7 @@ TEST_P(AdmCheckasm, Scale123Rows) {
                         values_ += 2;
                         EXPECT_EQ(den[0][t], den[1][t]) << "den " << t;
                         EXPECT_EQ(cm[0][t], cm[1][t]) << "cm " << t;
+                        EXPECT_EQ(cm[0][t], cm_xs[t]) << "cm with the products given " << t;
                     }
                 }
 }

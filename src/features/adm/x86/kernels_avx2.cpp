@@ -1521,7 +1521,8 @@ static inline __m256i cm123_exact(__m256i x, __m256i thr, Lane lane, __m256i add
 }
 
 static void cm123(Row3<const int32_t> csf, const Row3<const int32_t> flt[3], const int32_t* const flt_sums[3],
-                  Row3<const int32_t> src, int begin, int end, Lane lane, const Scale123Consts& k, int64_t sums[3]) {
+                  Row3<const int32_t> src, Row3<const int32_t> xs, int begin, int end, Lane lane, const Scale123Consts& k,
+                  int64_t sums[3]) {
     const __m256i by15 = _mm256_set1_epi64x(286331153), rnd = _mm256_set1_epi64x(-(int64_t{1} << 31));
     const __m256i add_cub = _mm256_set1_epi64x(k.add_cub), add_sq = _mm256_set1_epi64x(int64_t{1} << 29);
     const Factor f[3] = {factor(k.rf[0]), factor(k.rf[1]), factor(k.rf[2])};
@@ -1579,7 +1580,7 @@ static void cm123(Row3<const int32_t> csf, const Row3<const int32_t> flt[3], con
     }
     for (int t = 0; t < 3; ++t)
         sums[t] = static_cast<int64_t>(static_cast<uint64_t>(sums[t]) + Vec256::sum64(acc[t]));
-    if (j < end) row_kernels_c().cm123(csf, flt, flt_sums, src, j, end, lane, k, sums);
+    if (j < end) row_kernels_c().cm123(csf, flt, flt_sums, src, xs, j, end, lane, k, sums);
 }
 
 #if defined(__AVX512F__)
@@ -1639,7 +1640,8 @@ static void csf123_avx512(const int32_t* src, int32_t* value, int32_t* filtered,
 //    wrapped value lies far outside the fast range [-64, 2^30 - 64).
 //  - |s * rf| <= 2^57 as |s| <= floor(2^57 / |rf|), compared unsigned.
 static void cm123_avx512(Row3<const int32_t> csf, const Row3<const int32_t> flt[3], const int32_t* const flt_sums[3],
-                         Row3<const int32_t> src, int begin, int end, Lane lane, const Scale123Consts& k, int64_t sums[3]) {
+                         Row3<const int32_t> src, Row3<const int32_t> xs, int begin, int end, Lane lane,
+                         const Scale123Consts& k, int64_t sums[3]) {
     const __m512i add_cub = _mm512_set1_epi64(k.add_cub), add_sq = _mm512_set1_epi64(int64_t{1} << 29);
     Factor16 f[3];
     __m512i lim[3];
@@ -1661,14 +1663,17 @@ static void cm123_avx512(Row3<const int32_t> csf, const Row3<const int32_t> flt[
             fast &= _mm512_cmple_epu32_mask(_mm512_abs_epi32(s[t]), lim[t]);
         }
         if (fast != l.m) {   // (l.m: the block's first lanes)
-            cm123(csf, flt, flt_sums, src, jx, jx + __builtin_popcount(l.m), lane, k, sums);
+            cm123(csf, flt, flt_sums, src, xs, jx, jx + __builtin_popcount(l.m), lane, k, sums);
             return;
         }
         // (a CubeQueue as cm0_avx512's: 0.96-1.03x here, where more
         // coefficients exceed their thresholds)
+        // the products: csf123's values of src where the caller has them
+        // (the same low 32 bits of the same product; within the fast range
+        // they are the whole product)
         for (int t = 0; t < 3; ++t)
-            acc[t] = cm_terms16(times_factor_low32_16(s[t], f[t]), thr, add_sq, 30, add_cub,
-                                k.shift_cub, true, acc[t], l);   // all positive here
+            acc[t] = cm_terms16(xs.p[0] ? load16_as32(xs.p[t] + jx, l) : times_factor_low32_16(s[t], f[t]), thr, add_sq,
+                                30, add_cub, k.shift_cub, true, acc[t], l);   // all positive here
     });
     for (int t = 0; t < 3; ++t)
         sums[t] = static_cast<int64_t>(static_cast<uint64_t>(sums[t]) + Vec512::sum64(acc[t]));
