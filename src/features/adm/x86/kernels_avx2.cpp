@@ -493,6 +493,7 @@ static inline __m256i hi256(__m512i v) { return _mm512_extracti64x4_epi64(v, 1);
 static inline __m512i join256(__m256i lo, __m256i hi) { return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1); }
 
 // decouple0_orient for 16 elements.
+template <bool NoBound>
 static inline void decouple0_orient16(__m512i o, __m512i t, __mmask16 angle, bool simd, const Scale0Consts& k,
                                       __m512d gain, int16_t* r_out, int16_t* a_out, __mmask16 lanes) {
     const __m512i zero = _mm512_setzero_si512(), q15 = _mm512_set1_epi32(32768);
@@ -511,7 +512,8 @@ static inline void decouple0_orient16(__m512i o, __m512i t, __mmask16 angle, boo
     const __mmask16 pos = angle & kpos & _mm512_cmpgt_epi32_mask(o, zero);
     const __mmask16 neg = angle & kpos & _mm512_cmpgt_epi32_mask(zero, o);
     const __mmask16 any = pos | neg;
-    if (k.gain_int && any) {
+    if (NoBound) {
+    } else if (k.gain_int && any) {
         const __m512i g = _mm512_mullo_epi32(rst, _mm512_set1_epi32(k.gain_int));
         rst = _mm512_mask_mov_epi32(rst, any, _mm512_mask_blend_epi32(pos, _mm512_max_epi32(g, t), _mm512_min_epi32(g, t)));
     } else if (any) {
@@ -541,32 +543,44 @@ static inline __m512 sum_to_float16(__m512i v, bool wrapped) {
     return _mm512_mask_mov_ps(f, _mm512_cmpeq_epi32_mask(v, _mm512_set1_epi32(INT32_MIN)), _mm512_set1_ps(2147483648.0f));
 }
 
-static void decouple0_avx512(Row3<const int16_t> ref, Row3<const int16_t> dis, Row3<int16_t> r, Row3<int16_t> a,
+// decouple0 on 16 columns at a time, the last block masked. NoBound: the
+// gain limit is 1, where the bound never changes rst at scale 0
+// (gain_leaves_rst): no angle test, and the orientations' bound code
+// compiles away.
+template <bool NoBound>
+static void decouple0_blocks(Row3<const int16_t> ref, Row3<const int16_t> dis, Row3<int16_t> r, Row3<int16_t> a,
                              int begin, int end, Lane lane, const Scale0Consts& k) {
     const bool simd = lane != Lane::scalar;
     const bool order = lane == Lane::avx512;
     const __m512d c = _mm512_set1_pd(static_cast<double>(k.cos_1deg_sq));
     const __m512d gain = _mm512_set1_pd(k.gain_limit);
-    const bool no_gain = gain_leaves_rst(k);
     for (int j = begin; j < end; j += 16) {   // the last block masked
         const Lanes16 l = first_lanes(end - j);
         const __m512i oh = load16_as32(ref.p[0] + j, l), ov = load16_as32(ref.p[1] + j, l), od = load16_as32(ref.p[2] + j, l);
         const __m512i th = load16_as32(dis.p[0] + j, l), tv = load16_as32(dis.p[1] + j, l), td = load16_as32(dis.p[2] + j, l);
-        const auto angle_test = [&] {
+        __mmask16 angle = 0;
+        if constexpr (!NoBound) {
             const __m512i ot = _mm512_add_epi32(_mm512_mullo_epi32(oh, th), _mm512_mullo_epi32(ov, tv));
             const __m512i om = _mm512_add_epi32(_mm512_mullo_epi32(oh, oh), _mm512_mullo_epi32(ov, ov));
             const __m512i tm = _mm512_add_epi32(_mm512_mullo_epi32(th, th), _mm512_mullo_epi32(tv, tv));
             const __m512 otf = sum_to_float16(ot, simd), omf = sum_to_float16(om, simd), tmf = sum_to_float16(tm, simd);
             const auto lo = [](__m512 v) { return _mm512_castps512_ps256(v); };
             const auto hi = [](__m512 v) { return _mm512_extractf32x8_ps(v, 1); };
-            return static_cast<__mmask16>(angle8(lo(otf), lo(omf), lo(tmf), c, order) |
-                                          (angle8(hi(otf), hi(omf), hi(tmf), c, order) << 8));
-        };
-        const __mmask16 angle = no_gain ? 0 : angle_test();
-        decouple0_orient16(oh, th, angle, simd, k, gain, r.p[0] + j, a.p[0] + j, l.m);
-        decouple0_orient16(ov, tv, angle, simd, k, gain, r.p[1] + j, a.p[1] + j, l.m);
-        decouple0_orient16(od, td, angle, simd, k, gain, r.p[2] + j, a.p[2] + j, l.m);
+            angle = static_cast<__mmask16>(angle8(lo(otf), lo(omf), lo(tmf), c, order) |
+                                           (angle8(hi(otf), hi(omf), hi(tmf), c, order) << 8));
+        }
+        decouple0_orient16<NoBound>(oh, th, angle, simd, k, gain, r.p[0] + j, a.p[0] + j, l.m);
+        decouple0_orient16<NoBound>(ov, tv, angle, simd, k, gain, r.p[1] + j, a.p[1] + j, l.m);
+        decouple0_orient16<NoBound>(od, td, angle, simd, k, gain, r.p[2] + j, a.p[2] + j, l.m);
     }
+}
+
+static void decouple0_avx512(Row3<const int16_t> ref, Row3<const int16_t> dis, Row3<int16_t> r, Row3<int16_t> a,
+                             int begin, int end, Lane lane, const Scale0Consts& k) {
+    if (gain_leaves_rst(k))
+        decouple0_blocks<true>(ref, dis, r, a, begin, end, lane, k);
+    else
+        decouple0_blocks<false>(ref, dis, r, a, begin, end, lane, k);
 }
 #endif
 
