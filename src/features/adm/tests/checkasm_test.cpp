@@ -212,6 +212,46 @@ TEST_P(AdmCheckasm, Scale0Rows) {
             }
 }
 
+// csf0 alone, over many factors: the AVX-512 kernel takes 32 columns in
+// 16-bit lanes where every |src| of the block keeps d within int16 (a limit
+// from rf), and the 32-bit code elsewhere; rows drawn across that limit, at
+// it and within it, and over the whole range.
+TEST_P(AdmCheckasm, Csf0) {
+    Rng r;
+    std::vector<int32_t> rfs = {0, 1, 2, 2184, 20000, 32767, 32768, 32769, 36453, 48227, 49417, 65534, 65535};
+    for (int q = 0; q < 24; ++q) rfs.push_back(static_cast<int32_t>(r.in(0, 65535)));
+    for (int32_t rf : rfs)
+        for (int theta = 0; theta < 3; ++theta)
+            for (Lane lane : kLanes)
+                for (int mode = 0; mode < 4; ++mode)
+                    for (int n : {1, 31, 32, 33, 64, 200}) {
+                        const int64_t lim = rf == 0 ? 32768 : std::min<int64_t>(32768, ((int64_t{1} << 30) - 16385) / rf);
+                        const int begin = static_cast<int>(r.in(0, 2)), end = begin + n;
+                        std::vector<int16_t> src(static_cast<size_t>(end) + kPad);
+                        for (auto& x : src) {
+                            int64_t v;
+                            switch (mode) {
+                            case 0: v = r.in(-32768, 32767); break;                                   // anything
+                            case 1: v = r.in(-lim - 3, lim + 3); break;                               // across the limit
+                            case 2: v = (r.in(0, 1) ? lim : -lim) + r.in(-3, 0) * (r.in(0, 1) ? 1 : -1); break;   // at it
+                            default: v = r.in(-lim, lim); break;                                      // within it
+                            }
+                            x = static_cast<int16_t>(std::clamp<int64_t>(v, -32768, 32767));
+                        }
+                        std::vector<int16_t> val[2], flt[2];
+                        for (int impl = 0; impl < 2; ++impl) {
+                            val[impl].assign(src.size(), 0);
+                            flt[impl].assign(src.size(), 0);
+                            (impl ? *avx2_ : c_).csf0(src.data(), val[impl].data(), flt[impl].data(), begin, end, rf, theta, lane);
+                        }
+                        ++cases_;
+                        SCOPED_TRACE(testing::Message() << "rf " << rf << " theta " << theta << " lane " << static_cast<int>(lane)
+                                                        << " mode " << mode << " n " << n);
+                        expect_equal(val[0].data(), val[1].data(), begin, end, "csf0 value");
+                        expect_equal(flt[0].data(), flt[1].data(), begin, end, "csf0 filtered");
+                    }
+}
+
 TEST_P(AdmCheckasm, Dwt123) {
     Rng r;
     const int64_t ranges[] = {16384, 1 << 20, 1 << 28, INT32_MAX};
