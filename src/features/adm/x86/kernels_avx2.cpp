@@ -508,28 +508,29 @@ static inline void decouple0_orient16(__m512i o, __m512i t, __mmask16 angle, boo
     kk = _mm512_mask_mov_epi32(kk, ozero, q15);
     kk = _mm512_min_epi32(_mm512_max_epi32(kk, zero), q15);
     __m512i rst = _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(kk, o), _mm512_set1_epi32(16384)), 15);
-    const __mmask16 kpos = _mm512_cmpgt_epi32_mask(kk, zero);
-    const __mmask16 pos = angle & kpos & _mm512_cmpgt_epi32_mask(o, zero);
-    const __mmask16 neg = angle & kpos & _mm512_cmpgt_epi32_mask(zero, o);
-    const __mmask16 any = pos | neg;
-    if (NoBound) {
-    } else if (k.gain_int && any) {
-        const __m512i g = _mm512_mullo_epi32(rst, _mm512_set1_epi32(k.gain_int));
-        rst = _mm512_mask_mov_epi32(rst, any, _mm512_mask_blend_epi32(pos, _mm512_max_epi32(g, t), _mm512_min_epi32(g, t)));
-    } else if (any) {
-        const __m512d g0 = _mm512_mul_pd(_mm512_cvtepi32_pd(lo256(rst)), gain);
-        const __m512d g1 = _mm512_mul_pd(_mm512_cvtepi32_pd(hi256(rst)), gain);
-        __m512i bounded;
-        if (simd) {
-            const __m512i g = join256(_mm512_cvtpd_epi32(g0), _mm512_cvtpd_epi32(g1));
-            bounded = _mm512_mask_blend_epi32(pos, _mm512_max_epi32(g, t), _mm512_min_epi32(g, t));
-        } else {
-            const __m512d t0 = _mm512_cvtepi32_pd(lo256(t)), t1 = _mm512_cvtepi32_pd(hi256(t));
-            const __m512i mn = join256(_mm512_cvttpd_epi32(_mm512_min_pd(g0, t0)), _mm512_cvttpd_epi32(_mm512_min_pd(g1, t1)));
-            const __m512i mx = join256(_mm512_cvttpd_epi32(_mm512_max_pd(g0, t0)), _mm512_cvttpd_epi32(_mm512_max_pd(g1, t1)));
-            bounded = _mm512_mask_blend_epi32(pos, mx, mn);
+    if constexpr (!NoBound) {   // (NoBound: the bound never changes rst; gain_leaves_rst)
+        const __mmask16 kpos = _mm512_cmpgt_epi32_mask(kk, zero);
+        const __mmask16 pos = angle & kpos & _mm512_cmpgt_epi32_mask(o, zero);
+        const __mmask16 neg = angle & kpos & _mm512_cmpgt_epi32_mask(zero, o);
+        const __mmask16 any = pos | neg;
+        if (k.gain_int && any) {
+            const __m512i g = _mm512_mullo_epi32(rst, _mm512_set1_epi32(k.gain_int));
+            rst = _mm512_mask_mov_epi32(rst, any, _mm512_mask_blend_epi32(pos, _mm512_max_epi32(g, t), _mm512_min_epi32(g, t)));
+        } else if (any) {
+            const __m512d g0 = _mm512_mul_pd(_mm512_cvtepi32_pd(lo256(rst)), gain);
+            const __m512d g1 = _mm512_mul_pd(_mm512_cvtepi32_pd(hi256(rst)), gain);
+            __m512i bounded;
+            if (simd) {
+                const __m512i g = join256(_mm512_cvtpd_epi32(g0), _mm512_cvtpd_epi32(g1));
+                bounded = _mm512_mask_blend_epi32(pos, _mm512_max_epi32(g, t), _mm512_min_epi32(g, t));
+            } else {
+                const __m512d t0 = _mm512_cvtepi32_pd(lo256(t)), t1 = _mm512_cvtepi32_pd(hi256(t));
+                const __m512i mn = join256(_mm512_cvttpd_epi32(_mm512_min_pd(g0, t0)), _mm512_cvttpd_epi32(_mm512_min_pd(g1, t1)));
+                const __m512i mx = join256(_mm512_cvttpd_epi32(_mm512_max_pd(g0, t0)), _mm512_cvttpd_epi32(_mm512_max_pd(g1, t1)));
+                bounded = _mm512_mask_blend_epi32(pos, mx, mn);
+            }
+            rst = _mm512_mask_mov_epi32(rst, any, bounded);
         }
-        rst = _mm512_mask_mov_epi32(rst, any, bounded);
     }
     // rst and t - rst fit int16 (see decouple0_orient): truncation keeps them
     _mm512_mask_cvtepi32_storeu_epi16(r_out, lanes, rst);
@@ -1379,19 +1380,16 @@ static void decouple123_avx512(Row3<const int32_t> ref, Row3<const int32_t> dis,
             odd_o |= _mm512_cmpeq_epi32_mask(o[q], int_min);
         }
         const auto angle_test = [&] {
-            const auto half = [](__m512i v, int h) { return h ? _mm512_extracti64x4_epi64(v, 1) : _mm512_castsi512_si256(v); };
-            return static_cast<__mmask16>(angle123_8(half(o[0], 0), half(o[1], 0), half(t[0], 0), half(t[1], 0), c) |
-                                          (angle123_8(half(o[0], 1), half(o[1], 1), half(t[0], 1), half(t[1], 1), c) << 8));
+            return static_cast<__mmask16>(angle123_8(lo256(o[0]), lo256(o[1]), lo256(t[0]), lo256(t[1]), c) |
+                                          (angle123_8(hi256(o[0]), hi256(o[1]), hi256(t[0]), hi256(t[1]), c) << 8));
         };
         if (odd_o) {
             const __mmask16 angle = angle_test();
             for (int q = 0; q < 3; ++q)
-                for (int h = 0; h < 2; ++h) {
-                    const __m256i oq = h ? _mm512_extracti64x4_epi64(o[q], 1) : _mm512_castsi512_si256(o[q]);
-                    const __m256i tq = h ? _mm512_extracti64x4_epi64(t[q], 1) : _mm512_castsi512_si256(t[q]);
-                    decouple123_orient8(oq, tq, static_cast<__mmask8>(angle >> (8 * h)), round_first, k, gain,
-                                        r.p[q] + j + 8 * h, a.p[q] + j + 8 * h, static_cast<__mmask8>(lanes >> (8 * h)));
-                }
+                for (int h = 0; h < 2; ++h)
+                    decouple123_orient8(h ? hi256(o[q]) : lo256(o[q]), h ? hi256(t[q]) : lo256(t[q]),
+                                        static_cast<__mmask8>(angle >> (8 * h)), round_first, k, gain, r.p[q] + j + 8 * h,
+                                        a.p[q] + j + 8 * h, static_cast<__mmask8>(lanes >> (8 * h)));
             continue;
         }
         Orient123 v[3];
@@ -1415,11 +1413,10 @@ static void decouple123_avx512(Row3<const int32_t> ref, Row3<const int32_t> dis,
                     rst = _mm512_mask_mov_epi32(rst, any, _mm512_mask_blend_epi32(pos, _mm512_max_epi32(rst, t[q]),
                                                                                    _mm512_min_epi32(rst, t[q])));
                 } else {
-                    const __m256i lo = gain_bound8(_mm512_castsi512_si256(rst), _mm512_castsi512_si256(t[q]),
-                                                   static_cast<__mmask8>(pos), static_cast<__mmask8>(any), round_first, k, gain);
-                    const __m256i hi = gain_bound8(_mm512_extracti64x4_epi64(rst, 1), _mm512_extracti64x4_epi64(t[q], 1),
-                                                   static_cast<__mmask8>(pos >> 8), static_cast<__mmask8>(any >> 8),
-                                                   round_first, k, gain);
+                    const __m256i lo = gain_bound8(lo256(rst), lo256(t[q]), static_cast<__mmask8>(pos),
+                                                   static_cast<__mmask8>(any), round_first, k, gain);
+                    const __m256i hi = gain_bound8(hi256(rst), hi256(t[q]), static_cast<__mmask8>(pos >> 8),
+                                                   static_cast<__mmask8>(any >> 8), round_first, k, gain);
                     rst = join256(lo, hi);
                 }
             }
