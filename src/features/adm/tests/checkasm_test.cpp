@@ -7,6 +7,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdio>
+#include <array>
 #include <random>
 #include <vector>
 
@@ -42,6 +43,20 @@ std::vector<T> make_row(Rng& r, int n, int pattern, int64_t lo, int64_t hi) {
         v[static_cast<size_t>(i)] = static_cast<T>(std::clamp(x, lo, hi));
     }
     return v;
+}
+
+// The orientation sums (orient_sums0 or orient_sums123 of one
+// implementation) of the three filtered rows f3, over [begin, end) of rows n
+// long.
+template <class T>
+std::array<std::vector<int32_t>, 3> three_orient_sums(void (*orient_sums)(Row3<const T>, int, int, int32_t*),
+                                                      const Row3<const T> f3[3], size_t n, int begin, int end) {
+    std::array<std::vector<int32_t>, 3> out;
+    for (int q = 0; q < 3; ++q) {
+        out[q].assign(n, 0);
+        orient_sums(f3[q], begin, end, out[q].data());
+    }
+    return out;
 }
 
 // Run for each SIMD build (the parameter); skipped where the CPU lacks it.
@@ -166,7 +181,7 @@ TEST_P(AdmCheckasm, Scale0Rows) {
                 std::vector<std::vector<int16_t>> out[2];
                 uint64_t den[2][3] = {};
                 int64_t cm[2][3] = {};
-                std::vector<int32_t> fsums[2][3];
+                std::array<std::vector<int32_t>, 3> fsums[2];
                 for (int impl = 0; impl < 2; ++impl) {
                     const RowKernels& kk = impl ? *avx2_ : c_;
                     out[impl].assign(6, std::vector<int16_t>(in[0].size(), 0));
@@ -190,13 +205,8 @@ TEST_P(AdmCheckasm, Scale0Rows) {
                     // three different rows, so that a mix-up of above and below shows
                     const Row3<const int16_t> f3[3] = {fl2, fl, fl3};
                     // their orientation sums, by this implementation (the C cm0 reads flt instead)
-                    std::vector<int32_t> fsum[3];
-                    for (int q = 0; q < 3; ++q) {
-                        fsum[q].assign(in[0].size(), 0);
-                        kk.orient_sums0(f3[q], begin - 1, end + 1, fsum[q].data());
-                        fsums[impl][q] = fsum[q];
-                    }
-                    const int32_t* const fs[3] = {fsum[0].data(), fsum[1].data(), fsum[2].data()};
+                    fsums[impl] = three_orient_sums(kk.orient_sums0, f3, in[0].size(), begin - 1, end + 1);
+                    const int32_t* const fs[3] = {fsums[impl][0].data(), fsums[impl][1].data(), fsums[impl][2].data()};
                     kk.cm0(cv, f3, fs, ref, begin, end, lane, k, cm[impl]);
                 }
                 ++cases_;
@@ -340,7 +350,7 @@ TEST_P(AdmCheckasm, Scale123Rows) {
                     std::vector<int32_t> out[2][12];
                     uint64_t den[2][3] = {};
                     int64_t cm[2][3] = {}, cm_xs[3] = {};
-                    std::vector<int32_t> fsums[2][3];
+                    std::array<std::vector<int32_t>, 3> fsums[2];
                     const bool round_first = r.in(0, 1) == 1;
                     for (int impl = 0; impl < 2; ++impl) {
                         const RowKernels& kk = impl ? *avx2_ : c_;
@@ -358,13 +368,8 @@ TEST_P(AdmCheckasm, Scale123Rows) {
                         const Row3<const int32_t> other2{{flt_row[1].data(), flt_row[2].data(), flt_row[0].data()}};
                         // three different rows, so that a mix-up of above and below shows
                         const Row3<const int32_t> f3[3] = {fl, other, other2};
-                        std::vector<int32_t> fsum[3];
-                        for (int q = 0; q < 3; ++q) {
-                            fsum[q].assign(in[0].size(), 0);
-                            kk.orient_sums123(f3[q], begin - 1, end + 1, fsum[q].data());
-                            fsums[impl][q] = fsum[q];
-                        }
-                        const int32_t* const fs[3] = {fsum[0].data(), fsum[1].data(), fsum[2].data()};
+                        fsums[impl] = three_orient_sums(kk.orient_sums123, f3, in[0].size(), begin - 1, end + 1);
+                        const int32_t* const fs[3] = {fsums[impl][0].data(), fsums[impl][1].data(), fsums[impl][2].data()};
                         kk.cm123(cv, f3, fs, ref, {{nullptr, nullptr, nullptr}}, begin, end, lane, k, cm[impl]);
                         if (impl == 1) {
                             // with the products given: csf123's values of the masked
