@@ -26,6 +26,9 @@ CpuFlags detect_cpu_flags() {
     unsigned a, b, c, d;
     if (!__get_cpuid(0, &a, &b, &c, &d)) return f;
     const unsigned max_leaf = a;
+    const bool amd = b == 0x68747541 && d == 0x69746e65 && c == 0x444d4163;  // "AuthenticAMD"
+    static const int gathers = env_choice("SPEEDQA_GATHERS", {"auto", "slow", "fast"}, 0);
+    f.slow_gather = gathers == 0 ? amd : gathers == 1;
     if (max_leaf < 1) return f;
     __cpuid_count(1, 0, a, b, c, d);
     if (!all(c, 0x18000000)) return f;  // OSXSAVE and AVX

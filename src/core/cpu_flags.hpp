@@ -13,6 +13,12 @@ struct CpuFlags {
     bool avx2 = false;    // AVX2 with BMI1/BMI2 and OS YMM state
     bool avx512 = false;  // F, CD, BW, DQ, VL with OS ZMM state
     bool avx512vnni = false;  // and VNNI (vpdpwssd): only our kernels use it, libvmaf's dispatch does not look
+    // Gathers are microcode that costs more than computing what they would
+    // read (AMD's cores: a 16-lane vpgatherdd takes 21 cycles on Zen 5,
+    // about 9 on Intel's Sapphire Rapids). Only our kernels' choice of
+    // method depends on it, never a value. SPEEDQA_GATHERS=slow|fast
+    // overrides it (benchmarks, tests).
+    bool slow_gather = false;
 };
 
 CpuFlags detect_cpu_flags();

@@ -117,8 +117,12 @@ const RowKernels& row_kernels_c();
 // nullptr where the AVX2 versions are not built (non-x86).
 const RowKernels* row_kernels_avx2();
 // The same built for AVX-512; nullptr where not built. The caller checks
-// that the CPU has AVX-512 (F, BW, DQ, VL, CD).
+// that the CPU has AVX-512 (F, BW, DQ, VL, CD). Its decouplings read 2^30 / o
+// from libvmaf's table by gathers, or, where the CPU's gathers are slow
+// (CpuFlags::slow_gather), compute it by division: row_kernels_avx512_div
+// gives either (for the tests, which check both against the C functions).
 const RowKernels* row_kernels_avx512();
+const RowKernels* row_kernels_avx512_div(bool divide);
 
 // What libvmaf keeps of each scale: the DLM numerator and denominator and
 // the AIM numerator, as floats.

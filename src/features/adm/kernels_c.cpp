@@ -229,6 +229,7 @@ const RowKernels& row_kernels_c() {
 #ifndef SPEEDQA_X86
 const RowKernels* row_kernels_avx2() { return nullptr; }   // x86/kernels_avx2.cpp is built on x86 only
 const RowKernels* row_kernels_avx512() { return nullptr; }
+const RowKernels* row_kernels_avx512_div(bool) { return nullptr; }
 #endif
 
 }  // namespace speedqa::adm

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 
+#include "core/cpu_flags.hpp"
 #include "core/x86/vec.hpp"
 #include "features/adm/kernels.hpp"
 
@@ -492,14 +493,31 @@ static inline __m256i lo256(__m512i v) { return _mm512_castsi512_si256(v); }
 static inline __m256i hi256(__m512i v) { return _mm512_extracti64x4_epi64(v, 1); }
 static inline __m512i join256(__m256i lo, __m256i hi) { return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1); }
 
+// libvmaf's table of 2^30 / d truncated (d_table: the table at d = 0), for
+// 16 lanes d != 0 with |d| <= 2^15: read from the table (Div false), or
+// computed by two divisions as decouple0_orient does for 8 (its note says
+// why that is exact). Which is quicker depends on the core: on Intel's the
+// 16-lane gather (about 9 cycles) beats the divisions; on AMD's (Zen 5) it
+// takes 21 cycles, the two divisions 8 (CpuFlags::slow_gather picks).
+template <bool Div>
+static inline __m512i recip30_16(__m512i d, const int32_t* d_table) {
+    if constexpr (Div) {
+        const __m512d q30 = _mm512_set1_pd(1073741824.0);
+        return join256(_mm512_cvttpd_epi32(_mm512_div_pd(q30, _mm512_cvtepi32_pd(lo256(d)))),
+                       _mm512_cvttpd_epi32(_mm512_div_pd(q30, _mm512_cvtepi32_pd(hi256(d)))));
+    } else {
+        return _mm512_i32gather_epi32(d, d_table, 4);
+    }
+}
+
 // decouple0_orient for 16 elements.
-template <bool NoBound>
+template <bool NoBound, bool Div>
 static inline void decouple0_orient16(__m512i o, __m512i t, __mmask16 angle, bool simd, const Scale0Consts& k,
                                       __m512d gain, int16_t* r_out, int16_t* a_out, __mmask16 lanes) {
     const __m512i zero = _mm512_setzero_si512(), q15 = _mm512_set1_epi32(32768);
     const __mmask16 ozero = _mm512_cmpeq_epi32_mask(o, zero);
-    // libvmaf's table of 2^30 / o truncated (o = 0: unused), 16 lanes read at once
-    const __m512i div = _mm512_i32gather_epi32(o, k.div_lookup + 32768, 4);
+    // libvmaf's table of 2^30 / o truncated (o = 0: unused, divided as 1)
+    const __m512i div = recip30_16<Div>(_mm512_mask_mov_epi32(o, ozero, _mm512_set1_epi32(1)), k.div_lookup + 32768);
     const __m512i r15 = _mm512_set1_epi64(16384);
     const __m512i pe = _mm512_srli_epi64(_mm512_add_epi64(_mm512_mul_epi32(div, t), r15), 15);
     const __m512i po = _mm512_srli_epi64(
@@ -548,7 +566,7 @@ static inline __m512 sum_to_float16(__m512i v, bool wrapped) {
 // gain limit is 1, where the bound never changes rst at scale 0
 // (gain_leaves_rst): no angle test, and the orientations' bound code
 // compiles away.
-template <bool NoBound>
+template <bool NoBound, bool Div>
 static void decouple0_blocks(Row3<const int16_t> ref, Row3<const int16_t> dis, Row3<int16_t> r, Row3<int16_t> a,
                              int begin, int end, Lane lane, const Scale0Consts& k) {
     const bool simd = lane != Lane::scalar;
@@ -570,18 +588,19 @@ static void decouple0_blocks(Row3<const int16_t> ref, Row3<const int16_t> dis, R
             angle = static_cast<__mmask16>(angle8(lo(otf), lo(omf), lo(tmf), c, order) |
                                            (angle8(hi(otf), hi(omf), hi(tmf), c, order) << 8));
         }
-        decouple0_orient16<NoBound>(oh, th, angle, simd, k, gain, r.p[0] + j, a.p[0] + j, l.m);
-        decouple0_orient16<NoBound>(ov, tv, angle, simd, k, gain, r.p[1] + j, a.p[1] + j, l.m);
-        decouple0_orient16<NoBound>(od, td, angle, simd, k, gain, r.p[2] + j, a.p[2] + j, l.m);
+        decouple0_orient16<NoBound, Div>(oh, th, angle, simd, k, gain, r.p[0] + j, a.p[0] + j, l.m);
+        decouple0_orient16<NoBound, Div>(ov, tv, angle, simd, k, gain, r.p[1] + j, a.p[1] + j, l.m);
+        decouple0_orient16<NoBound, Div>(od, td, angle, simd, k, gain, r.p[2] + j, a.p[2] + j, l.m);
     }
 }
 
+template <bool Div>
 static void decouple0_avx512(Row3<const int16_t> ref, Row3<const int16_t> dis, Row3<int16_t> r, Row3<int16_t> a,
                              int begin, int end, Lane lane, const Scale0Consts& k) {
     if (gain_leaves_rst(k))
-        decouple0_blocks<true>(ref, dis, r, a, begin, end, lane, k);
+        decouple0_blocks<true, Div>(ref, dis, r, a, begin, end, lane, k);
     else
-        decouple0_blocks<false>(ref, dis, r, a, begin, end, lane, k);
+        decouple0_blocks<false, Div>(ref, dis, r, a, begin, end, lane, k);
 }
 #endif
 
@@ -1339,13 +1358,14 @@ struct Orient123 {
     __m512i rst;
     __mmask16 pos, neg;
 };
+template <bool Div>
 static inline Orient123 decouple123_k16(__m512i o, __m512i t, const Scale123Consts& k) {
     const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi32(1), q15 = _mm512_set1_epi32(32768);
     const __m512i mag = _mm512_abs_epi32(o);
     const __m512i s = _mm512_max_epi32(_mm512_sub_epi32(_mm512_set1_epi32(17), _mm512_lzcnt_epi32(mag)), zero);
     const __m512i pow = _mm512_sllv_epi32(one, s);
     const __m512i idx = _mm512_srlv_epi32(_mm512_add_epi32(mag, _mm512_srli_epi32(pow, 1)), s);
-    const __m512i div = _mm512_i32gather_epi32(_mm512_max_epi32(idx, one), k.div_lookup + 32768, 4);
+    const __m512i div = recip30_16<Div>(_mm512_max_epi32(idx, one), k.div_lookup + 32768);
     const __mmask16 tpos = _mm512_cmpge_epi32_mask(_mm512_xor_si512(t, o), zero) & _mm512_test_epi32_mask(t, t);
     const __m512i tc = _mm512_min_epu32(_mm512_abs_epi32(t), _mm512_add_epi32(mag, mag));
     const __m512i q = _mm512_srlv_epi32(tc, s);
@@ -1365,6 +1385,7 @@ static inline Orient123 decouple123_k16(__m512i o, __m512i t, const Scale123Cons
 // decouple123 on 16 columns at a time in 32-bit lanes, the last block
 // masked. The angle test (64-bit sums) is made only where it can change a
 // value: with a gain of 1 only lanes whose rst lies past t.
+template <bool Div>
 static void decouple123_avx512(Row3<const int32_t> ref, Row3<const int32_t> dis, Row3<int32_t> r, Row3<int32_t> a,
                                int begin, int end, bool round_first, const Scale123Consts& k) {
     const __m512d gain = _mm512_set1_pd(k.gain_limit);
@@ -1396,7 +1417,7 @@ static void decouple123_avx512(Row3<const int32_t> ref, Row3<const int32_t> dis,
         __mmask16 may_change = 0;
 #pragma GCC unroll 3
         for (int q = 0; q < 3; ++q) {
-            v[q] = decouple123_k16(o[q], t[q], k);
+            v[q] = decouple123_k16<Div>(o[q], t[q], k);
             if (k.gain_int == 1)   // min(rst, t) / max(rst, t) change only these
                 may_change |= _mm512_mask_cmpgt_epi32_mask(v[q].pos, v[q].rst, t[q]) |
                               _mm512_mask_cmplt_epi32_mask(v[q].neg, v[q].rst, t[q]);
@@ -1696,16 +1717,25 @@ static void cm123_avx512(Row3<const int32_t> csf, const Row3<const int32_t> flt[
 #if !defined(SPEEDQA_ADM_ROW_KERNELS)
 #define SPEEDQA_ADM_ROW_KERNELS row_kernels_avx2
 #endif
+#if defined(__AVX512F__)
+// The two AVX-512 tables differ only in how the decouplings find 2^30 / o.
+template <bool Div>
+static const RowKernels* avx512_kernels() {
+    static const RowKernels k{dwt0_8,  dwt0_16,           decouple0_avx512<Div>, den0,          csf0,
+                              orient_sums0, cm0_avx512,   dwt123, decouple123_avx512<Div>, den123_avx512, csf123_avx512,
+                              orient_sums123, cm123_avx512};
+    return &k;
+}
+const RowKernels* row_kernels_avx512_div(bool divide) { return divide ? avx512_kernels<true>() : avx512_kernels<false>(); }
+#endif
 const RowKernels* SPEEDQA_ADM_ROW_KERNELS() {
 #if defined(__AVX512F__)
-    static const RowKernels k{dwt0_8,  dwt0_16,            decouple0_avx512, den0,          csf0,           orient_sums0,
-                              cm0_avx512, dwt123, decouple123_avx512, den123_avx512, csf123_avx512, orient_sums123,
-                              cm123_avx512};
+    return row_kernels_avx512_div(detect_cpu_flags().slow_gather);
 #else
     static const RowKernels k{dwt0_8, dwt0_16, decouple0,   den0,   csf0,   orient_sums0,   cm0,
                               dwt123, decouple123, den123, csf123, orient_sums123, cm123};
-#endif
     return &k;
+#endif
 }
 
 }  // namespace speedqa::adm
