@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <array>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "core/cpu_flags.hpp"
@@ -63,6 +64,7 @@ std::array<std::vector<int32_t>, 3> three_orient_sums(void (*orient_sums)(Row3<c
 // table by gathers and computed by division (each CPU runs one of the two;
 // both run here).
 enum class Variant { avx2, avx512, avx512_div };
+const char* variant_name(Variant v) { return v == Variant::avx2 ? "avx2" : v == Variant::avx512 ? "avx512" : "avx512_div"; }
 
 // Run for each SIMD build (the parameter); skipped where the CPU lacks it.
 class AdmCheckasm : public ::testing::TestWithParam<Variant> {
@@ -91,7 +93,7 @@ protected:
         for (int j = begin; j < end; ++j) {
             ++values_;
             if (a[j] != b[j]) {
-                ADD_FAILURE() << what << " column " << j << ": C " << int64_t{a[j]} << ", " << (GetParam() == Variant::avx2 ? "AVX2 " : GetParam() == Variant::avx512 ? "AVX-512 " : "AVX-512 (division) ") << int64_t{b[j]};
+                ADD_FAILURE() << what << " column " << j << ": C " << int64_t{a[j]} << ", " << variant_name(GetParam()) << " " << int64_t{b[j]};
                 return;
             }
         }
@@ -440,9 +442,7 @@ TEST(AdmGainOne, BoundLeavesScale0RstAsIs) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Isa, AdmCheckasm, ::testing::Values(Variant::avx2, Variant::avx512, Variant::avx512_div),
-                         [](const ::testing::TestParamInfo<Variant>& i) {
-                             return i.param == Variant::avx2 ? "avx2" : i.param == Variant::avx512 ? "avx512" : "avx512_div";
-                         });
+                         [](const ::testing::TestParamInfo<Variant>& i) { return std::string(variant_name(i.param)); });
 
 }  // namespace
 }  // namespace speedqa::adm

@@ -1392,7 +1392,7 @@ static void decouple123_avx512(Row3<const int32_t> ref, Row3<const int32_t> dis,
     const __m512d c = _mm512_set1_pd(static_cast<double>(k.cos_1deg_sq));
     const __m512i int_min = _mm512_set1_epi32(INT32_MIN);
     for (int j = begin; j < end; j += 16) {   // the last block masked
-        const __mmask16 lanes = static_cast<__mmask16>(end - j >= 16 ? 0xffff : (1u << (end - j)) - 1);
+        const __mmask16 lanes = first_lanes(end - j).m;
         __m512i o[3], t[3];
         __mmask16 odd_o = 0;   // INT32_MIN somewhere: the 64-bit lanes' code
         for (int q = 0; q < 3; ++q) {
