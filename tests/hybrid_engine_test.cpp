@@ -39,8 +39,8 @@ using Features = FeatureSet;
 
 Features features(const VideoFormat& f, const std::vector<std::string>& args) { return feature_set(all_features(), args, f); }
 
-std::unique_ptr<Engine> cpu_engine(const Features& fs) {
-    return std::make_unique<cpu::CpuEngine>(fs.list, CpuTarget{host_isa(), libvmaf_dispatch(0)}, 1);
+std::unique_ptr<Engine> cpu_engine(const Features& fs, const VideoFormat& format) {
+    return std::make_unique<cpu::CpuEngine>(format, fs.list, CpuTarget{host_isa(), libvmaf_dispatch(0)}, 1);
 }
 
 struct Clip {
@@ -65,15 +65,15 @@ TEST(HybridEngine, SplitBetweenTwoEnginesGivesTheSameValues) {
     const Clip clip = v1();
     const Features specs = features(clip.format, {"speed_chroma", "speed_temporal"});
     const int metrics = specs.raw_stride;
-    auto plain = cpu_engine(specs);
+    auto plain = cpu_engine(specs, clip.format);
     const auto expected = run_clip(*plain, clip.ref, clip.dis, metrics, 8);
     long long device_frames = 0, cpu_frames = 0;
     for (int batch : {8, 3, 5}) {
         // the stand-in device takes 40 ms to start, the CPU 15 ms a frame
-        HybridEngine hybrid(std::make_unique<SlowEngine>(cpu_engine(specs)),
+        HybridEngine hybrid(std::make_unique<SlowEngine>(cpu_engine(specs, clip.format)),
                             [&] {
                                 std::this_thread::sleep_for(std::chrono::milliseconds(40));
-                                return cpu_engine(specs);
+                                return cpu_engine(specs, clip.format);
                             },
                             metrics, 1);
         const auto got = run_clip(hybrid, clip.ref, clip.dis, metrics, batch);
@@ -93,14 +93,14 @@ TEST(HybridEngine, AShortClipDoesNotStartTheDevice) {
     const Clip clip = v1();
     const Features specs = features(clip.format, {"speed_chroma"});
     bool started = false;
-    HybridEngine hybrid(cpu_engine(specs),
+    HybridEngine hybrid(cpu_engine(specs, clip.format),
                         [&] {
                             started = true;
-                            return cpu_engine(specs);
+                            return cpu_engine(specs, clip.format);
                         },
                         3, 2);
     hybrid.expect_frames(8);
-    auto plain = cpu_engine(specs);
+    auto plain = cpu_engine(specs, clip.format);
     expect_identical(run_clip(*plain, clip.ref, clip.dis, 3, 8), run_clip(hybrid, clip.ref, clip.dis, 3, 8));
     EXPECT_FALSE(started);
     EXPECT_FALSE(hybrid.device_start_pending());
@@ -110,9 +110,9 @@ TEST(HybridEngine, AShortClipDoesNotStartTheDevice) {
 TEST(HybridEngine, ADeviceThatCannotStartLeavesEveryFrameToTheCpu) {
     const Clip clip = v1();
     const Features specs = features(clip.format, {"speed_temporal"});
-    auto plain = cpu_engine(specs);
+    auto plain = cpu_engine(specs, clip.format);
     const auto expected = run_clip(*plain, clip.ref, clip.dis, 1, 8);
-    HybridEngine hybrid(cpu_engine(specs), []() -> std::unique_ptr<Engine> { throw Error("no device here"); }, 1,
+    HybridEngine hybrid(cpu_engine(specs, clip.format), []() -> std::unique_ptr<Engine> { throw Error("no device here"); }, 1,
                         2);
     hybrid.wait_for_device();
     expect_identical(expected, run_clip(hybrid, clip.ref, clip.dis, 1, 4));

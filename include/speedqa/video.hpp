@@ -43,6 +43,17 @@ struct Picture {
     // straight from them to the device instead of gathering them into its
     // own staging first. Ignored by the CPU engine.
     bool page_locked = false;
+    // Where the planes also lie in an open file, when they do: plane i is
+    // the bytes from offset file_offset[i] of descriptor `fd`, rows stride[i]
+    // apart, as `plane` holds them. The CPU engine then reads the planes its
+    // features take with pread into buffers of its own, reused frame after
+    // frame, instead of reading `plane`: where a mapped file's pages cost
+    // more on their first touch than a copy does (virtual machines), that is
+    // faster, and the planes no feature takes are not read at all. The
+    // descriptor must stay open while the picture is scored. -1: not in a
+    // file (the engines read `plane`).
+    int fd = -1;
+    long long file_offset[3] = {-1, -1, -1};
 };
 
 // The picture at `data` laid out as one frame of a raw planar file.

@@ -36,15 +36,15 @@ namespace {
 
 int all_cores() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
 
-std::unique_ptr<Engine> make_cpu_engine(const std::vector<const Feature*>& features, const EngineChoice& c, int threads,
-                                        bool straightforward) {
+std::unique_ptr<Engine> make_cpu_engine(const VideoFormat& format, const std::vector<const Feature*>& features,
+                                        const EngineChoice& c, int threads, bool straightforward) {
     CpuTarget t;
     // the straightforward path: SpEED's full-frame pipeline, every other
     // feature's C reference kernels
     t.isa = straightforward ? Isa::c : host_isa(c.cpumask);
     t.dispatch = resolve_dispatch(c);
     t.straightforward = straightforward;
-    return std::make_unique<cpu::CpuEngine>(features, t, threads);
+    return std::make_unique<cpu::CpuEngine>(format, features, t, threads);
 }
 
 // The features the CUDA engine cannot run, by name ("" if none).
@@ -88,7 +88,7 @@ std::unique_ptr<Engine> make_engine(const VideoFormat& format, const std::vector
     const std::string& backend = choice.backend;
     if (backend == "auto") {
         const int threads = choice.threads > 0 ? choice.threads : all_cores();
-        auto cpu = make_cpu_engine(features, choice, threads, false);
+        auto cpu = make_cpu_engine(format, features, choice, threads, false);
         std::string why;
 #ifdef SPEEDQA_HAVE_CUDA
         // (whether a device is there is found out in the background)
@@ -107,7 +107,7 @@ std::unique_ptr<Engine> make_engine(const VideoFormat& format, const std::vector
             2 * threads);
     }
     if (backend == "cpu" || backend == "cpu-reference")
-        return make_cpu_engine(features, choice, choice.threads > 0 ? choice.threads : 1, backend == "cpu-reference");
+        return make_cpu_engine(format, features, choice, choice.threads > 0 ? choice.threads : 1, backend == "cpu-reference");
     if (backend == "cuda") {
         const std::string missing = without_cuda_kernels(features);
         if (!missing.empty() && cuda_available(nullptr))

@@ -109,6 +109,13 @@ public:
 
     // Previous frames the kernel reads (0, 1 or 2).
     virtual int history() const { return 0; }
+    // The planes the kernel reads (bit p: plane p): an engine may hand it
+    // pictures whose other planes are null.
+    struct PlanesRead {
+        unsigned ref = 7, dis = 7;            // the frame's
+        unsigned prev_ref = 7, prev_dis = 7;  // the previous frames' (history())
+    };
+    virtual PlanesRead planes_read() const { return {}; }
     // Values the kernel writes per frame (the sequencer's input).
     virtual int raw_count() const { return static_cast<int>(outputs_.size()); }
     virtual std::unique_ptr<CpuKernel> make_cpu_kernel(const CpuTarget& target) const = 0;

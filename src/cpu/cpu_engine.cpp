@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <mutex>
 #include <numeric>
 
 #include "core/error.hpp"
@@ -20,8 +21,10 @@ const char* isa_text(Isa isa) {
 
 }  // namespace
 
-CpuEngine::CpuEngine(std::vector<const Feature*> features, const CpuTarget& target, int threads)
-    : features_(std::move(features)), target_(target), layout_(features_), threads_(std::max(1, threads)) {
+CpuEngine::CpuEngine(const VideoFormat& format, std::vector<const Feature*> features, const CpuTarget& target,
+                     int threads)
+    : format_(format), features_(std::move(features)), needs_(format_, features_), read_input_(input_read_enabled()),
+      target_(target), layout_(features_), threads_(std::max(1, threads)) {
     for (const Feature* f : features_) kernels_.push_back(f->make_cpu_kernel(target_));
     spent_ns_ = std::vector<std::atomic<long long>>(features_.size());
     order_.resize(features_.size());
@@ -29,7 +32,7 @@ CpuEngine::CpuEngine(std::vector<const Feature*> features, const CpuTarget& targ
 }
 
 int CpuEngine::threads_that_fit() {
-    size_t per_thread = kThreadBytes;
+    size_t per_thread = kThreadBytes + (read_input_ ? WorkerFrames::bytes(format_, needs_) : 0);
     std::string names;
     for (size_t f = 0; f < kernels_.size(); f++) {
         per_thread += kernels_[f]->scratch_bytes();
@@ -52,6 +55,7 @@ void CpuEngine::start_workers() {
     const int n = threads_that_fit();
     const int nk = static_cast<int>(kernels_.size());
     scratch_.resize(static_cast<size_t>(n));
+    frames_.resize(static_cast<size_t>(n));
     for (auto& worker : scratch_) worker.resize(kernels_.size());
     pool_ = std::make_unique<ThreadPool>(n);
     // the scratch is made on the workers, side by side: a large one (CAMBI's
@@ -79,9 +83,53 @@ std::vector<std::string> CpuEngine::notes() const {
     return out;
 }
 
+bool CpuEngine::reads_files(const FrameBatch& batch) const {
+    if (!read_input_) return false;
+    // (a picture that can be read from its file is never read from memory,
+    // not even as another frame's history)
+    for (int k = 0; k < batch.count; k++)
+        if (readable(format_, batch.ref[k], needs_.ref) || readable(format_, batch.dis[k], needs_.dis)) return true;
+    for (int h = 0; h < needs_.history; h++)
+        if ((batch.prev_ref[h] && readable(format_, *batch.prev_ref[h], needs_.prev_ref)) ||
+            (batch.prev_dis[h] && readable(format_, *batch.prev_dis[h], needs_.prev_dis)))
+            return true;
+    return false;
+}
+
+void CpuEngine::score_read(const FrameBatch& batch, double* out) {
+    // a run of consecutive frames per worker; one done takes frames from the
+    // end of the run with the most left
+    const int runs = std::min(pool_->size(), batch.count);
+    std::vector<std::pair<int, int>> left;  // [first, end) of each run not yet taken
+    for (int r = 0; r < runs; r++)
+        left.emplace_back(static_cast<int>(static_cast<long long>(batch.count) * r / runs),
+                          static_cast<int>(static_cast<long long>(batch.count) * (r + 1) / runs));
+    std::mutex mu;
+    auto take = [&](int run) {
+        std::lock_guard<std::mutex> lock(mu);
+        auto& own = left[static_cast<size_t>(run)];
+        if (own.first < own.second) return own.first++;
+        auto most = std::max_element(left.begin(), left.end(), [](const auto& a, const auto& b) {
+            return a.second - a.first < b.second - b.first;
+        });
+        return most->first < most->second ? --most->second : -1;
+    };
+    std::vector<CpuKernel*> kernels;
+    for (auto& k : kernels_) kernels.push_back(k.get());
+    pool_->parallel_for(runs, [&](int worker, int run) {
+        auto& frames = frames_[static_cast<size_t>(worker)];
+        if (!frames) frames = std::make_unique<WorkerFrames>(format_, needs_);
+        std::vector<KernelScratch*> scratch;
+        for (auto& s : scratch_[static_cast<size_t>(worker)]) scratch.push_back(s.get());
+        const StagedRun r{batch, needs_, features_, kernels, scratch, layout_};
+        for (int k; (k = take(run)) >= 0;) r.frame(*frames, k, out);
+    });
+}
+
 void CpuEngine::score(const FrameBatch& batch, double* out) {
     check_history(batch, features_);
     if (!pool_) start_workers();
+    if (reads_files(batch)) return score_read(batch, out);
     const int nf = static_cast<int>(features_.size());
     for (auto& t : spent_ns_) t = 0;
     // items: feature-major, the dearest feature (of the last batch) first, so

@@ -2,7 +2,8 @@
 // in parallel on a thread pool; each worker owns every kernel's scratch (no
 // allocation per frame). The workers and their scratch are made on the first
 // batch, so that an input without frames costs nothing, and only as many as
-// the memory there is then holds.
+// the memory there is then holds. Frames that lie in a file are read by the
+// workers themselves, each a run of consecutive frames (staged_input.hpp).
 #pragma once
 
 #include <atomic>
@@ -12,19 +13,22 @@
 
 #include "core/engine.hpp"
 #include "core/thread_pool.hpp"
+#include "cpu/staged_input.hpp"
 
 namespace speedqa::cpu {
 
 class CpuEngine final : public Engine {
 public:
     // The features must outlive the engine.
-    CpuEngine(std::vector<const Feature*> features, const CpuTarget& target, int threads);
+    CpuEngine(const VideoFormat& format, std::vector<const Feature*> features, const CpuTarget& target, int threads);
     ~CpuEngine() override;
 
     void score(const FrameBatch& batch, double* out) override;
     std::string describe() const override;
     std::vector<std::string> notes() const override;
-    int preferred_batch() const override { return std::max(8, 4 * threads()); }
+    // (frames in a file: a worker's run of them reads its first one's
+    // history again, so the runs are made long)
+    int preferred_batch() const override { return std::max(16, 8 * threads()); }
 
     // Bytes each worker takes beside its kernels' scratch: its stack and
     // the kernels' per-thread buffers.
@@ -37,8 +41,15 @@ private:
     // does not fit.
     int threads_that_fit();
     void start_workers();
+    // Whether the batch's frames are read from their file by the workers.
+    bool reads_files(const FrameBatch& batch) const;
+    void score_read(const FrameBatch& batch, double* out);
 
+    VideoFormat format_;
     std::vector<const Feature*> features_;
+    PlaneNeeds needs_;
+    bool read_input_;
+    std::vector<std::unique_ptr<WorkerFrames>> frames_;                     // [worker], made on its first read
     CpuTarget target_;
     RawLayout layout_;
     std::vector<std::unique_ptr<CpuKernel>> kernels_;                       // per feature

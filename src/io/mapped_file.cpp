@@ -9,19 +9,22 @@
 namespace speedqa::io {
 
 std::shared_ptr<const Mapping> Mapping::map(int fd, size_t size) {
-    if (size == 0) return std::shared_ptr<const Mapping>(new Mapping(nullptr, 0));
-    void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (p == MAP_FAILED) return nullptr;
+    void* p = nullptr;
+    if (size) {
+        p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (p == MAP_FAILED) return nullptr;
+    }
     try {
-        return std::shared_ptr<const Mapping>(new Mapping(static_cast<const uint8_t*>(p), size));
+        return std::shared_ptr<const Mapping>(new Mapping(static_cast<const uint8_t*>(p), size, fd));
     } catch (...) {
-        ::munmap(p, size);
+        if (size) ::munmap(p, size);
         throw;
     }
 }
 
 Mapping::~Mapping() {
     if (size_) ::munmap(const_cast<uint8_t*>(data_), size_);
+    ::close(fd_);
 }
 
 void Mapping::advise_random() const {

@@ -9,15 +9,17 @@ namespace speedqa::io {
 
 class Mapping {
 public:
-    // Maps the `size` bytes of `fd` (MAP_PRIVATE, read-only); nullptr when
-    // the system will not map it (the caller then reads it as a stream).
-    // An empty file gives an empty Mapping.
+    // Maps the `size` bytes of `fd` (MAP_PRIVATE, read-only) and takes the
+    // descriptor, which stays open for pread until the Mapping goes; nullptr
+    // when the system will not map it (the caller keeps fd and reads it as a
+    // stream). An empty file gives an empty Mapping.
     static std::shared_ptr<const Mapping> map(int fd, size_t size);
     ~Mapping();
     Mapping(const Mapping&) = delete;
     Mapping& operator=(const Mapping&) = delete;
 
     const uint8_t* data() const { return data_; }
+    int fd() const { return fd_; }
     size_t size() const { return size_; }
     // Access pattern hints: random while frame headers are indexed (no
     // read-ahead of the pictures in between), sequential for the frames.
@@ -29,9 +31,10 @@ public:
     void release(size_t offset, size_t size) const;
 
 private:
-    Mapping(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+    Mapping(const uint8_t* data, size_t size, int fd) : data_(data), size_(size), fd_(fd) {}
     const uint8_t* data_;
     size_t size_;
+    int fd_;
 };
 
 }  // namespace speedqa::io

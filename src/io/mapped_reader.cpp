@@ -89,6 +89,10 @@ public:
         }
         auto frame = std::make_shared<Frame>();
         frame->pic = picture_in_frame(format_, p);
+        // the same bytes in the file, for engines that read them with pread
+        frame->pic.fd = file_->fd();
+        for (int i = 0; i < format_.plane_count(); i++)
+            frame->pic.file_offset[i] = static_cast<long long>(frame->pic.plane[i] - base);
         frame->index = index;
         // The frame's pages leave resident memory with the frame: a long
         // file takes no more memory than the frames its reader's user holds.

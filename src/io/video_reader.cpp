@@ -102,10 +102,7 @@ std::unique_ptr<VideoReader> VideoReader::open(const std::string& path, const st
             ::close(fd);
             throw;
         }
-        if (file) {
-            ::close(fd);  // the mapping stays valid without it
-            return make_mapped_reader(path, name, std::move(file), format);
-        }
+        if (file) return make_mapped_reader(path, name, std::move(file), format);  // it holds fd
         // Not mappable: read it like a pipe.
     }
     return make_stream_reader(path, name, fd, true, format);

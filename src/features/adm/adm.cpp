@@ -96,6 +96,8 @@ public:
     AdmFeature(const OptionValues& options, const VideoFormat& format, const adm::Options& opt)
         : Feature(options, outputs(options, opt.debug)), format_(format), opt_(opt) {}
 
+    PlanesRead planes_read() const override { return {1, 1, 0, 0}; }  // the lumas
+
     std::unique_ptr<CpuKernel> make_cpu_kernel(const CpuTarget& target) const override {
         // Our ISA and libvmaf's dispatch are independent: every kernel
         // reproduces any dispatch (the plan says how).

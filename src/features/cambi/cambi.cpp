@@ -81,6 +81,9 @@ public:
         : Feature(options, outputs(options, plan.full_ref)),
           plan_(std::make_shared<const cambi::Plan>(std::move(plan))) {}
 
+    // the distorted luma, and the reference's with full_ref
+    PlanesRead planes_read() const override { return {plan_->full_ref ? 1u : 0u, 1, 0, 0}; }
+
     // libvmaf's scalar and AVX2 CAMBI give the same values: the dispatch
     // changes nothing here.
     CpuTarget kernel_target(const CpuTarget& t) const override { return {t.isa, Dispatch::scalar, t.straightforward}; }

@@ -87,6 +87,11 @@ public:
     // the frame one back, or two with the five-frame window; none when forced to 0
     int history() const override { return p_.force_zero ? 0 : (p_.seq.five_frame_window ? 2 : 1); }
     int raw_count() const override { return 1; }
+    // the reference's lumas (none when forced to 0)
+    PlanesRead planes_read() const override {
+        const unsigned y = p_.force_zero ? 0 : 1;
+        return {y, 0, y, 0};
+    }
 
     // the reference's scalar, AVX2 and AVX-512 sums are the same integers
     CpuTarget kernel_target(const CpuTarget& t) const override { return {t.isa, Dispatch::scalar, t.straightforward}; }

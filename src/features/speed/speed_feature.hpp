@@ -18,6 +18,12 @@ public:
 
     // speed_temporal compares each frame with the one before it.
     int history() const override { return spec_.kind == SpeedKind::temporal ? 1 : 0; }
+    // speed_chroma: the chroma planes; speed_temporal: the lumas, of these
+    // frames and the ones before
+    PlanesRead planes_read() const override {
+        if (spec_.kind == SpeedKind::chroma) return {6, 6, 0, 0};
+        return {1, 1, 1, 1};
+    }
     std::unique_ptr<CpuKernel> make_cpu_kernel(const CpuTarget& target) const override;
 
 private:

@@ -154,6 +154,8 @@ public:
         : Feature(options, outputs_for(names(plan.debug), options)),
           plan_(std::make_shared<const Plan>(std::move(plan))) {}
 
+    PlanesRead planes_read() const override { return {1, 1, 0, 0}; }  // the lumas
+
     // the reference's scalar, AVX2 and AVX-512 VIF give the same integers, so
     // every dispatch is served by the same kernels
     CpuTarget kernel_target(const CpuTarget& t) const override { return {t.isa, Dispatch::scalar, t.straightforward}; }

@@ -58,7 +58,7 @@ Tally check_golden(const TestData& data) {
         // build for one run in three, in turn)
         std::vector<std::vector<std::vector<double>>> runs;
         for (const CpuTarget& target : golden_targets(dispatch_named(g.dispatch), t.files - 1)) {
-            cpu::CpuEngine engine({feature.get()}, target, 2);
+            cpu::CpuEngine engine(clip->format, {feature.get()}, target, 2);
             runs.push_back(run_clip(engine, ref, dis, feature->raw_count()));
         }
         if (!sanitizer_build() || sanitizer_turn(t.files - 1, 3) == 0) {

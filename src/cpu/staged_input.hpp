@@ -1,0 +1,94 @@
+// The CPU engine's reading of frames that lie in a file (Picture::fd): each
+// worker reads the planes its features take with pread into a few buffers of
+// its own, reused frame after frame, rather than reading the pictures' memory
+// (a file mapping, whose pages cost a fault each on their first touch: on a
+// virtual machine several times what the copy costs). A worker scores a run
+// of consecutive frames of the batch, so that each frame it reads serves as
+// the previous frame of the next one (motion, speed_temporal): only the first
+// of its run reads its history again. A worker that has finished its run
+// takes frames from the end of another's (reading their history too).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/engine.hpp"
+
+namespace speedqa::cpu {
+
+// Which planes of which pictures the features read (bit p: plane p), over
+// all the features of an engine.
+struct PlaneNeeds {
+    unsigned ref = 0, dis = 0;            // the frame scored
+    unsigned prev_ref = 0, prev_dis = 0;  // the frames before it (history)
+    int history = 0;                      // how many frames before it
+
+    PlaneNeeds(const VideoFormat& format, const std::vector<const Feature*>& features);
+};
+
+// Whether the engine reads pictures with pread: SPEEDQA_INPUT=read (the
+// default, auto) or map (reads the pictures' memory, as for pictures that
+// are not in a file). Throws Error on another value.
+bool input_read_enabled();
+
+// Whether `pic` can be read from its file: its planes in `needs` lie there,
+// laid out as in a raw file (stride = row bytes).
+bool readable(const VideoFormat& format, const Picture& pic, unsigned needs);
+
+// One worker's buffers: history + 1 slots, the slot of frame i being
+// i % slots, each holding the planes of frame i that the frames after it
+// read as their history; beside them one set of the other planes the frame
+// scored needs, which only the latest frame loaded holds.
+class WorkerFrames {
+public:
+    WorkerFrames(const VideoFormat& format, const PlaneNeeds& needs);
+    ~WorkerFrames();
+    WorkerFrames(const WorkerFrames&) = delete;
+    WorkerFrames& operator=(const WorkerFrames&) = delete;
+
+    // Bytes one worker's buffers take.
+    static size_t bytes(const VideoFormat& format, const PlaneNeeds& needs);
+
+    // Frame `index`'s pictures in its slot: the planes the frame scored
+    // needs (scored) or only those its successors read as history (not
+    // scored), read from their file where readable, else pointing at the
+    // pictures' memory; the planes it does not hold are null. Null ref (a
+    // frame before the clip's first): the slot holds nothing. Throws Error
+    // when a read fails or the file ends early.
+    void load(long long index, const Picture* ref, const Picture* dis, bool scored);
+    // Frame `index`'s pictures, nullptr where the slot does not hold it.
+    const Picture* ref(long long index) const;
+    const Picture* dis(long long index) const;
+
+private:
+    struct Slot {
+        long long index = -1;
+        Picture pic[2];                  // ref, dis
+        uint8_t* buffer[2][3] = {};      // [side][plane]: the slot's own and the shared ones
+    };
+    const Slot* holding(long long index) const;
+    void load_side(const Picture& src, unsigned planes, uint8_t* const* buffers, Picture& dst, long long index) const;
+
+    VideoFormat format_;
+    PlaneNeeds needs_;
+    std::vector<Slot> slots_;
+    uint8_t* bytes_ = nullptr;
+    size_t size_ = 0;
+};
+
+// Scores frame k of the batch on one worker: loads it into `frames` (with
+// the frames before it that `frames` does not hold and the features read),
+// then runs every feature on it.
+struct StagedRun {
+    const FrameBatch& batch;
+    const PlaneNeeds& needs;
+    const std::vector<const Feature*>& features;
+    const std::vector<CpuKernel*>& kernels;
+    const std::vector<KernelScratch*>& scratch;  // the worker's, per feature
+    const RawLayout& layout;
+    void frame(WorkerFrames& frames, int k, double* out) const;
+};
+
+}  // namespace speedqa::cpu
