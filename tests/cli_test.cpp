@@ -348,6 +348,23 @@ TEST_F(Cli, MemoryIsTakenForFramesReadAndWithinTheLimit) {
     EXPECT_EQ(bad_limit.err, "speedqa: error: SPEEDQA_MEMORY_LIMIT=12Q is not a size (expected bytes, or a number with K, M, G or T)\n");
 }
 
+// The CPU engine reads a file's frames with pread (the default) or through
+// the mapping (SPEEDQA_INPUT=map): the same scores; another value is one line.
+TEST_F(Cli, FramesReadOrMappedGiveTheSameScores) {
+    const std::string args = v1() + " --feature motion=motion_five_frame_window=true --feature speed_temporal --feature "
+                                    "cambi=full_ref=true --threads 2 --csv -o -";
+    const Result read = run(args + " -q", "", "SPEEDQA_INPUT=read");
+    ASSERT_EQ(read.status, 0) << read.err;
+    const Result mapped = run(args + " -q", "", "SPEEDQA_INPUT=map");
+    ASSERT_EQ(mapped.status, 0) << mapped.err;
+    EXPECT_EQ(read.out, mapped.out);
+    EXPECT_EQ(run(args + " -q").out, read.out);
+    const Result bad = run(args, "", "SPEEDQA_INPUT=mmap");
+    EXPECT_EQ(bad.status, 1);
+    EXPECT_EQ(bad.err, "speedqa: error: SPEEDQA_INPUT=mmap is not a value speedqa knows (expected auto, read, map)\n");
+    EXPECT_EQ(bad.out, "");
+}
+
 // A run killed while it writes its output (here by a file-size limit the
 // output exceeds, SIGXFSZ; SIGINT, SIGTERM and SIGHUP are handled alike)
 // leaves neither the output nor its hidden temporary.

@@ -1,7 +1,9 @@
-// Reading videos: y4m or raw planar .yuv, from a regular file (memory-mapped,
-// zero copy) or from a pipe, a FIFO or standard input (read frame by frame
-// into recycled buffers); encoded video files through libavformat and
-// libavcodec where the build has them (decoded into recycled buffers).
+// Reading videos: y4m or raw planar .yuv, from a regular file (memory-mapped:
+// a frame's picture points into the mapping and names the file and its
+// offsets, so that the CPU engine can pread the planes it needs instead) or
+// from a pipe, a FIFO or standard input (read frame by frame into recycled
+// buffers); encoded video files through libavformat and libavcodec where the
+// build has them (decoded into recycled buffers).
 #pragma once
 
 #include <memory>

@@ -1,8 +1,10 @@
 // Regular files: raw .yuv and y4m through the memory-mapped reader.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 #include <fstream>
 #include <set>
 
@@ -62,6 +64,44 @@ TEST(RawFile, FramesPointIntoTheMapping) {
     EXPECT_TRUE(a->storage);  // the mapping
     EXPECT_EQ(b->pic.plane[0], a->pic.plane[0] + f.frame_bytes());
     EXPECT_EQ(a->pic.plane[1], a->pic.plane[0] + 16 * 8);
+}
+
+// A mapped frame names its file and where each plane lies there (the CPU
+// engine preads them): the bytes at those offsets are the picture's.
+void expect_planes_in_file(const VideoFormat& f, const Picture& pic) {
+    ASSERT_GE(pic.fd, 0);
+    for (int p = 0; p < f.plane_count(); p++) {
+        std::string bytes(f.plane_bytes(p), '\0');
+        ASSERT_EQ(::pread(pic.fd, bytes.data(), bytes.size(), static_cast<off_t>(pic.file_offset[p])),
+                  static_cast<ssize_t>(bytes.size()));
+        EXPECT_EQ(std::memcmp(bytes.data(), pic.plane[p], bytes.size()), 0) << "plane " << p;
+        EXPECT_EQ(pic.stride[p], static_cast<ptrdiff_t>(f.stored_w(p)) * f.bytes_per_sample());
+    }
+}
+
+TEST(RawFile, FramesNameTheirPlanesInTheFile) {
+    TempDir dir;
+    for (PixelFormat pix : {PixelFormat::yuv400, PixelFormat::yuv422}) {
+        VideoFormat f{33, 17, pix, 10};
+        auto frames = make_frames(f, 3);
+        write_file(dir.file("v.yuv"), test::raw_video(frames));
+        auto r = VideoReader::open(dir.file("v.yuv"), raw_of(f));
+        for (int i = 0; i < 3; i++) {
+            FramePtr a = r->next();
+            ASSERT_TRUE(a);
+            expect_planes_in_file(f, a->pic);
+            EXPECT_EQ(a->pic.file_offset[0], static_cast<long long>(f.frame_bytes()) * i);
+        }
+    }
+    // y4m: after the headers; a frame copied to align its wide samples names no file
+    VideoFormat f{6, 4, PixelFormat::yuv420, 10};
+    auto frames = make_frames(f, 2);
+    write_file(dir.file("even.y4m"), test::y4m_video("YUV4MPEG2 W6 H4 C420p10", frames));
+    auto even = VideoReader::open(dir.file("even.y4m"), std::nullopt);
+    for (int i = 0; i < 2; i++) expect_planes_in_file(f, even->next()->pic);
+    write_file(dir.file("odd.y4m"), test::y4m_video("YUV4MPEG2 W6 H4 C420p10 Xa", frames));
+    auto odd = VideoReader::open(dir.file("odd.y4m"), std::nullopt);
+    EXPECT_EQ(odd->next()->pic.fd, -1);
 }
 
 TEST(RawFile, SizeNotAWholeNumberOfFrames) {
