@@ -122,7 +122,8 @@ io::ScoreTable score_readers(io::VideoReader& ref, io::VideoReader& dis, Scorer&
     io::ScoreTable table;
     table.metric_names = scorer.metric_names();
     std::vector<FrameScores> done;
-    std::vector<io::FramePtr> held;  // the batch's frames, alive until scored
+    std::vector<io::FramePtr> held;  // the batch's frames (ref, dis, ref, ...), alive until scored
+    std::vector<io::FramePtr> last;  // the last two pairs scored (ref, dis of the newest first): their history
     std::vector<Picture> pics_ref, pics_dis;
     long long frames = 0;
     for (bool more = true; more;) {
@@ -144,7 +145,22 @@ io::ScoreTable score_readers(io::VideoReader& ref, io::VideoReader& dis, Scorer&
             held.push_back(std::move(d));
             frames++;
         }
-        scorer.push_batch(pics_ref.data(), pics_dis.data(), static_cast<int>(pics_ref.size()), done);
+        // the frames before the batch, still held: the scorer copies none
+        // (and the CPU engine reads them from their file)
+        PreviousFrames previous;
+        for (size_t h = 0; 2 * h + 1 < last.size(); h++) {
+            previous.ref[h] = &last[2 * h]->pic;
+            previous.dis[h] = &last[2 * h + 1]->pic;
+        }
+        scorer.push_batch(pics_ref.data(), pics_dis.data(), static_cast<int>(pics_ref.size()), done, &previous);
+        std::vector<io::FramePtr> newest;  // the two pairs before the next batch, newest first
+        const size_t pairs = held.size() / 2;
+        for (size_t h = 0; h < 2; h++) {
+            if (h < pairs) newest.insert(newest.end(), held.begin() + 2 * (pairs - 1 - h), held.begin() + 2 * (pairs - h));
+            else if (const size_t k = h - pairs; 2 * k + 1 < last.size())  // pair k of the last ones
+                newest.insert(newest.end(), last.begin() + 2 * k, last.begin() + 2 * k + 2);
+        }
+        last = std::move(newest);
     }
     std::vector<FrameScores> rest = scorer.flush();
     done.insert(done.end(), rest.begin(), rest.end());
