@@ -65,8 +65,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // (the readers themselves: VideoReader::open would hand a file without
     // the y4m signature to the decoder)
     const Outcome mapped = read_all([&] {
-        auto file = io::Mapping::map(fd, size);
-        if (!file) throw Error("not mappable");
+        const int own = ::dup(fd);  // the mapping takes (and closes) its descriptor
+        auto file = io::Mapping::map(own, size);
+        if (!file) {
+            ::close(own);
+            throw Error("not mappable");
+        }
         return io::make_mapped_reader("fuzz.y4m", "fuzz.y4m", std::move(file), format);
     });
     const Outcome streamed = read_all([&] { return io::make_stream_reader("-", "stdin", ::dup(fd), true, format); });
