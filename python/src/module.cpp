@@ -122,12 +122,13 @@ io::ScoreTable score_readers(io::VideoReader& ref, io::VideoReader& dis, Scorer&
     io::ScoreTable table;
     table.metric_names = scorer.metric_names();
     std::vector<FrameScores> done;
-    std::vector<io::FramePtr> held;  // the batch's frames (ref, dis, ref, ...), alive until scored
-    std::vector<io::FramePtr> last;  // the last two pairs scored (ref, dis of the newest first): their history
+    std::vector<io::FramePtr> held_ref, held_dis;  // the batch's frames, alive until scored
+    io::RecentFrames recent;                       // and the ones before it
     std::vector<Picture> pics_ref, pics_dis;
     long long frames = 0;
     for (bool more = true; more;) {
-        held.clear();
+        held_ref.clear();
+        held_dis.clear();
         pics_ref.clear();
         pics_dis.clear();
         while (static_cast<int>(pics_ref.size()) < std::max(1, scorer.preferred_batch())) {
@@ -141,26 +142,19 @@ io::ScoreTable score_readers(io::VideoReader& ref, io::VideoReader& dis, Scorer&
             }
             pics_ref.push_back(r->pic);
             pics_dis.push_back(d->pic);
-            held.push_back(std::move(r));
-            held.push_back(std::move(d));
+            held_ref.push_back(std::move(r));
+            held_dis.push_back(std::move(d));
             frames++;
         }
         // the frames before the batch, still held: the scorer copies none
         // (and the CPU engine reads them from their file)
         PreviousFrames previous;
-        for (size_t h = 0; 2 * h + 1 < last.size(); h++) {
-            previous.ref[h] = &last[2 * h]->pic;
-            previous.dis[h] = &last[2 * h + 1]->pic;
+        for (int h = 0; h < 2; h++) {
+            previous.ref[h] = recent.ref(h);
+            previous.dis[h] = recent.dis(h);
         }
         scorer.push_batch(pics_ref.data(), pics_dis.data(), static_cast<int>(pics_ref.size()), done, &previous);
-        std::vector<io::FramePtr> newest;  // the two pairs before the next batch, newest first
-        const size_t pairs = held.size() / 2;
-        for (size_t h = 0; h < 2; h++) {
-            if (h < pairs) newest.insert(newest.end(), held.begin() + 2 * (pairs - 1 - h), held.begin() + 2 * (pairs - h));
-            else if (const size_t k = h - pairs; 2 * k + 1 < last.size())  // pair k of the last ones
-                newest.insert(newest.end(), last.begin() + 2 * k, last.begin() + 2 * k + 2);
-        }
-        last = std::move(newest);
+        recent.advance(held_ref, held_dis);
     }
     std::vector<FrameScores> rest = scorer.flush();
     done.insert(done.end(), rest.begin(), rest.end());

@@ -82,25 +82,6 @@ def test_features_only(clips, tmp_path):
         assert list(result["pooled_metrics"]) == ["speed_chroma_u", "speed_chroma_v", "speed_chroma_uv"]
 
 
-def test_history_across_batches_equals_the_command(clips, tmp_path):
-    """A clip longer than the engine's batches (v1's frames cycled to 40 or
-    more): the features that read earlier frames (motion's five-frame
-    window, speed_temporal) get them across the batches as the command does."""
-    c = clips["v1"]
-    reps = -(-40 // c.frames)
-    ref, dis = tmp_path / "long_ref.yuv", tmp_path / "long_dis.yuv"
-    ref.write_bytes(c.ref.read_bytes() * reps)
-    dis.write_bytes(c.dis.read_bytes() * reps)
-    features = ["motion=motion_five_frame_window=true", "speed_temporal"]
-    for threads in (1, 2):
-        cli = run_cli(["-r", str(ref), "-d", str(dis), *c.cli_geometry(), "--threads", str(threads), "--no_prediction",
-                       "--feature", features[0], "--feature", features[1]], tmp_path)
-        result = speedqa.score(str(ref), str(dis), **c.geometry, features=features, model=[], threads=threads)
-        assert len(result["frames"]) == c.frames * reps
-        n = assert_same_as_cli(result, cli)
-        print(f"\n[python] history across batches, {threads} thread(s): {n} values == the command's")
-
-
 def y4m_of(clip, path):
     """The raw clip as y4m (the reader takes the geometry from the header)."""
     tags = {"420": "C420jpeg", "422": "C422", "444": "C444"}[clip.pixel_format]

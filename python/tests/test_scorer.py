@@ -49,6 +49,34 @@ def test_numpy_planes_equal_the_command(name, clips, tmp_path):
     print(f"\n[python] {name} through numpy planes: {n} values == the command's")
 
 
+def test_history_across_batches_equals_the_command(clips, tmp_path):
+    """A clip longer than the engine's batches (v1's frames cycled to 40 or
+    more): the features that read earlier frames (motion's five-frame
+    window, speed_temporal) get them across the batches, from files as the
+    command does, and as the Scorer does frame by frame from numpy planes
+    (it keeps its own copies of the frames before: no shared code with the
+    files' history)."""
+    c = clips["v1"]
+    reps = -(-40 // c.frames)
+    ref, dis = tmp_path / "long_ref.yuv", tmp_path / "long_dis.yuv"
+    ref.write_bytes(c.ref.read_bytes() * reps)
+    dis.write_bytes(c.dis.read_bytes() * reps)
+    # (the files are there: the clip reads them, decompresses nothing)
+    long = type(c)({"name": "long", "width": c.width, "height": c.height, "vmaf_pixel_format": c.pixel_format,
+                    "bitdepth": c.bitdepth, "frames": c.frames * reps, "ref_xz": None, "dis_xz": None}, tmp_path)
+    features = ["motion=motion_five_frame_window=true", "speed_temporal"]
+    planes = score_planes(long, planes_of(long, ref), planes_of(long, dis), features=features, model=[], backend="cpu")
+    for threads in (1, 2):
+        cli = run_cli(["-r", str(ref), "-d", str(dis), *c.cli_geometry(), "--threads", str(threads), "--no_prediction",
+                       "--feature", features[0], "--feature", features[1]], tmp_path)
+        result = speedqa.score(str(ref), str(dis), **c.geometry, features=features, model=[], threads=threads)
+        assert len(result["frames"]) == long.frames
+        n = assert_same_as_cli(result, cli)
+        assert_same_as_cli(result, planes)
+        print(f"\n[python] history across batches, {threads} thread(s): {n} values == the command's and the "
+              f"numpy planes'")
+
+
 def strided(plane, kind):
     """The same samples through a view with other strides."""
     if kind == "padded rows":  # e.g. a decoder's frame with aligned rows

@@ -126,7 +126,7 @@ struct Job {
     std::string label;    // starts its messages when there are several
     std::unique_ptr<Scorer> scorer, twin;  // twin: the CUDA engine under --parity
     std::vector<FrameScores> scores, twin_scores;
-    std::vector<io::FramePtr> prev_ref, prev_dis;  // the last frames pushed, newest first
+    io::RecentFrames recent;  // the last frames pushed
     long long frames = 0;  // pairs pushed
     bool ended = false;
 };
@@ -183,25 +183,13 @@ void push(Job& j, const std::vector<io::FramePtr>& ref, const io::VideoReader& r
     }
     // the frames before these, which this command still holds
     PreviousFrames previous;
-    for (size_t h = 0; h < j.prev_ref.size(); h++) {
-        previous.ref[h] = &j.prev_ref[h]->pic;
-        previous.dis[h] = &j.prev_dis[h]->pic;
+    for (int h = 0; h < 2; h++) {
+        previous.ref[h] = j.recent.ref(h);
+        previous.dis[h] = j.recent.dis(h);
     }
     j.scorer->push_batch(pics_ref.data(), pics_dis.data(), count, j.scores, &previous);
     if (j.twin) j.twin->push_batch(pics_ref.data(), pics_dis.data(), count, j.twin_scores, &previous);
-    std::vector<io::FramePtr> prev_ref, prev_dis;
-    for (int h = 0; h < 2; h++) {
-        const int k = count - 1 - h;
-        if (k >= 0) {
-            prev_ref.push_back(ref[static_cast<size_t>(k)]);
-            prev_dis.push_back(dis[static_cast<size_t>(k)]);
-        } else if (!j.prev_ref.empty()) {
-            prev_ref.push_back(j.prev_ref[0]);
-            prev_dis.push_back(j.prev_dis[0]);
-        }
-    }
-    j.prev_ref = std::move(prev_ref);
-    j.prev_dis = std::move(prev_dis);
+    j.recent.advance(ref, dis);
     j.frames += count;
 }
 

@@ -114,14 +114,10 @@ void CpuEngine::score_read(const FrameBatch& batch, double* out) {
         });
         return most->first < most->second ? --most->second : -1;
     };
-    std::vector<CpuKernel*> kernels;
-    for (auto& k : kernels_) kernels.push_back(k.get());
     pool_->parallel_for(runs, [&](int worker, int run) {
         auto& frames = frames_[static_cast<size_t>(worker)];
         if (!frames) frames = std::make_unique<WorkerFrames>(format_, needs_);
-        std::vector<KernelScratch*> scratch;
-        for (auto& s : scratch_[static_cast<size_t>(worker)]) scratch.push_back(s.get());
-        const StagedRun r{batch, needs_, features_, kernels, scratch, layout_};
+        const StagedRun r{batch, needs_, features_, kernels_, scratch_[static_cast<size_t>(worker)], layout_};
         for (int k; (k = take(run)) >= 0;) r.frame(*frames, k, out);
     });
 }

@@ -85,8 +85,8 @@ struct StagedRun {
     const FrameBatch& batch;
     const PlaneNeeds& needs;
     const std::vector<const Feature*>& features;
-    const std::vector<CpuKernel*>& kernels;
-    const std::vector<KernelScratch*>& scratch;  // the worker's, per feature
+    const std::vector<std::unique_ptr<CpuKernel>>& kernels;
+    const std::vector<std::unique_ptr<KernelScratch>>& scratch;  // the worker's, per feature
     const RawLayout& layout;
     void frame(WorkerFrames& frames, int k, double* out) const;
 };

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <climits>
@@ -106,6 +107,15 @@ std::unique_ptr<VideoReader> VideoReader::open(const std::string& path, const st
         // Not mappable: read it like a pipe.
     }
     return make_stream_reader(path, name, fd, true, format);
+}
+
+void RecentFrames::advance(const std::vector<FramePtr>& ref, const std::vector<FramePtr>& dis) {
+    const size_t n = std::min(ref.size(), dis.size());
+    if (n == 0) return;
+    ref_[1] = n >= 2 ? ref[n - 2] : std::move(ref_[0]);
+    dis_[1] = n >= 2 ? dis[n - 2] : std::move(dis_[0]);
+    ref_[0] = ref[n - 1];
+    dis_[0] = dis[n - 1];
 }
 
 }  // namespace speedqa::io

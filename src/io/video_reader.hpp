@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/error.hpp"
 #include "core/video.hpp"
@@ -66,6 +67,22 @@ public:
     virtual long long frame_count() const = 0;
     // The path given to open().
     virtual const std::string& path() const = 0;
+};
+
+// The two frame pairs a caller scored last, held so that its next batch gets
+// them as its history (the Scorer's PreviousFrames) without a copy.
+class RecentFrames {
+public:
+    // Pairs (ref[k], dis[k]) were scored, in order (the longer list's
+    // extra frames were not).
+    void advance(const std::vector<FramePtr>& ref, const std::vector<FramePtr>& dis);
+    // The frame `back` + 1 before the next one (back 0 or 1); nullptr where
+    // none was scored.
+    const Picture* ref(int back) const { return ref_[back] ? &ref_[back]->pic : nullptr; }
+    const Picture* dis(int back) const { return dis_[back] ? &dis_[back]->pic : nullptr; }
+
+private:
+    FramePtr ref_[2], dis_[2];  // newest first
 };
 
 }  // namespace speedqa::io
