@@ -127,7 +127,7 @@ void check_clip(const char* name, const std::vector<int>& threads, const std::ve
             const std::vector<Picture> dis_f = in_file(f, c.dis, c.ref, dis_file, every);
             for (int t : threads)
                 for (int b : batches) {
-                    cpu::CpuEngine engine(f, fs.list, CpuTarget{host_isa(), Dispatch::scalar}, t);
+                    cpu::CpuEngine engine(f, fs.list, CpuTarget{host_isa(), Dispatch::scalar}, t, cpu::InputMode::read);
                     std::string what = std::string(name) + " " + args[0] + (args.size() > 1 ? ", ..." : "") +
                                        ": threads " + std::to_string(t) + ", batches of " + std::to_string(b) +
                                        (every ? ", every third frame in memory" : "");
@@ -158,7 +158,7 @@ TEST(CpuReadInput, AFileCutShortIsAnErrorOfOneLine) {
     const ClipFile full(c.dis), cut(c.ref, f.frame_bytes() * 5 + 100);
     const std::vector<Picture> ref = in_file(f, c.ref, c.dis, cut), dis = in_file(f, c.dis, c.ref, full);
     const FeatureSet fs = feature_set(all_features(), {"adm"}, f);
-    cpu::CpuEngine engine(f, fs.list, CpuTarget{host_isa(), Dispatch::scalar}, 1);
+    cpu::CpuEngine engine(f, fs.list, CpuTarget{host_isa(), Dispatch::scalar}, 1, cpu::InputMode::read);
     try {
         run_clip(engine, ref, dis, fs.raw_stride, 8);
         FAIL() << "a file cut short was read";
@@ -166,6 +166,48 @@ TEST(CpuReadInput, AFileCutShortIsAnErrorOfOneLine) {
         const std::string msg = e.what();
         EXPECT_EQ(msg, "frame 5: its file ended before it (the file was cut short while it was scored)");
     }
+}
+
+// SPEEDQA_INPUT=auto: the engine times both ways on the first picture in a
+// file and takes the cheaper; the values are those of the frames in memory
+// whichever it took (the pictures here hold their true frame in memory and
+// in the file), and describe() says which and why.
+TEST(CpuReadInput, TheAutomaticChoiceGivesTheSameValuesAndSaysWhy) {
+    const Clip c = clip("v1");
+    REQUIRE_CLIP(c);
+    const VideoFormat& f = c.info->format;
+    const ClipFile ref_file(c.ref), dis_file(c.dis);
+    const std::vector<Picture> ref = frames_of(f, c.ref), dis = frames_of(f, c.dis);
+    const std::vector<Picture> ref_f = in_file(f, c.ref, c.ref, ref_file), dis_f = in_file(f, c.dis, c.dis, dis_file);
+    const FeatureSet fs = feature_set(all_features(), kFeatureSets[0], f);
+    cpu::CpuEngine memory(f, fs.list, CpuTarget{host_isa(), Dispatch::scalar}, 2, cpu::InputMode::map);
+    cpu::CpuEngine automatic(f, fs.list, CpuTarget{host_isa(), Dispatch::scalar}, 2, cpu::InputMode::automatic);
+    expect_identical(run_clip(memory, ref, dis, fs.raw_stride, 5), run_clip(automatic, ref_f, dis_f, fs.raw_stride, 5),
+                     "automatic");
+    const std::string d = automatic.describe();
+    EXPECT_TRUE(d.find(", frames in a file read with pread (a page ") != std::string::npos ||
+                d.find(", frames in a file read through their mapping (a page ") != std::string::npos)
+        << d;
+    EXPECT_EQ(memory.describe().find("frames in a file"), std::string::npos) << memory.describe();
+}
+
+// The probe on whole pages inside the range it is given; a range without a
+// whole page, or no file, times nothing and chooses read.
+TEST(CpuReadInput, TheProbeTimesWholePagesOfItsRange) {
+    const long page = ::sysconf(_SC_PAGESIZE);
+    std::vector<uint8_t> bytes(static_cast<size_t>(page) * 20, 7);
+    const ClipFile file(bytes);
+    const cpu::InputProbe whole = cpu::probe_input(file.fd(), 0, bytes.size());
+    EXPECT_EQ(whole.pages, 20);
+    EXPECT_GT(whole.map_ns_per_page, 0);
+    EXPECT_GT(whole.read_ns_per_page, 0);
+    EXPECT_EQ(cpu::probe_input(file.fd(), 100, static_cast<size_t>(page) * 10).pages, 9);  // pages 1..9
+    const cpu::InputProbe none = cpu::probe_input(file.fd(), 100, static_cast<size_t>(page));
+    EXPECT_EQ(none.pages, 0);
+    EXPECT_TRUE(none.read());
+    EXPECT_EQ(cpu::probe_input(-1, 0, bytes.size()).pages, 0);
+    // past the end of the file: the read comes short, nothing is timed
+    EXPECT_EQ(cpu::probe_input(file.fd(), 0, bytes.size() * 2).pages, 0);
 }
 
 }  // namespace

@@ -19,8 +19,10 @@ namespace speedqa::cpu {
 
 class CpuEngine final : public Engine {
 public:
-    // The features must outlive the engine.
-    CpuEngine(const VideoFormat& format, std::vector<const Feature*> features, const CpuTarget& target, int threads);
+    // The features must outlive the engine. `input`: how pictures that lie
+    // in a file are taken (staged_input.hpp).
+    CpuEngine(const VideoFormat& format, std::vector<const Feature*> features, const CpuTarget& target, int threads,
+              InputMode input = input_mode_from_env());
     ~CpuEngine() override;
 
     void score(const FrameBatch& batch, double* out) override;
@@ -41,6 +43,10 @@ private:
     // does not fit.
     int threads_that_fit();
     void start_workers();
+    // On the first batch: whether pictures in a file are read with pread
+    // (InputMode::automatic: probes the first such picture).
+    void choose_input(const FrameBatch& batch);
+    std::string input_text() const;  // for describe()
     // Whether the batch's frames are read from their file by the workers.
     bool reads_files(const FrameBatch& batch) const;
     void score_read(const FrameBatch& batch, double* out);
@@ -48,7 +54,9 @@ private:
     VideoFormat format_;
     std::vector<const Feature*> features_;
     PlaneNeeds needs_;
-    bool read_input_;
+    InputMode input_mode_;
+    bool read_input_ = false;                                               // chosen on the first batch
+    InputProbe probe_;                                                      // automatic: what chose it
     std::vector<std::unique_ptr<WorkerFrames>> frames_;                     // [worker], made on its first read
     CpuTarget target_;
     RawLayout layout_;

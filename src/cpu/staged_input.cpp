@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <cstring>
 #include <new>
@@ -76,9 +77,64 @@ PlaneNeeds::PlaneNeeds(const VideoFormat& format, const std::vector<const Featur
     prev_dis = in_format(format, prev_dis);
 }
 
-bool input_read_enabled() {
+InputMode input_mode_from_env() {
     static const int mode = env_choice("SPEEDQA_INPUT", {"auto", "read", "map"}, 0);
-    return mode != 2;
+    return mode == 1 ? InputMode::read : mode == 2 ? InputMode::map : InputMode::automatic;
+}
+
+InputProbe probe_input(int fd, long long offset, size_t bytes) {
+    InputProbe out;
+    const long page = ::sysconf(_SC_PAGESIZE);
+    if (fd < 0 || offset < 0 || page <= 0) return out;
+    const long long first = (offset + page - 1) / page * page;
+    const long long end = (offset + static_cast<long long>(bytes)) / page * page;
+    if (end <= first) return out;
+    const size_t size = static_cast<size_t>(end - first);
+    void* buf = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (buf == MAP_FAILED) return out;
+    auto* b = static_cast<uint8_t*>(buf);
+    ::madvise(buf, size, MADV_POPULATE_WRITE);
+    const auto read_all = [&](uint8_t* dst) {
+        for (size_t done = 0; done < size;) {
+            const ssize_t r = ::pread(fd, dst + done, size - done, static_cast<off_t>(first + static_cast<long long>(done)));
+            if (r < 0 && errno == EINTR) continue;
+            if (r <= 0) return false;
+            done += static_cast<size_t>(r);
+        }
+        return true;
+    };
+    // every cache line once, as a kernel would
+    const auto touch = [&](const uint8_t* p) {
+        unsigned sum = 0;
+        for (size_t i = 0; i < size; i += 64) sum += *static_cast<const volatile uint8_t*>(p + i);
+        return sum;
+    };
+    using Clock = std::chrono::steady_clock;
+    const auto ns = [](Clock::duration d) { return static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(d).count()); };
+    double best_map = 0, best_read = 0;
+    bool ok = read_all(b);  // into the page cache
+    for (int i = 0; ok && i < 3; i++) {
+        const auto t0 = Clock::now();
+        void* m = ::mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, static_cast<off_t>(first));
+        if (m == MAP_FAILED) {
+            ok = false;
+            break;
+        }
+        touch(static_cast<const uint8_t*>(m));
+        ::munmap(m, size);
+        const auto t1 = Clock::now();
+        ok = read_all(b);
+        touch(b);
+        const auto t2 = Clock::now();
+        best_map = i == 0 ? ns(t1 - t0) : std::min(best_map, ns(t1 - t0));
+        best_read = i == 0 ? ns(t2 - t1) : std::min(best_read, ns(t2 - t1));
+    }
+    ::munmap(buf, size);
+    if (!ok) return out;
+    out.pages = static_cast<long long>(size / static_cast<size_t>(page));
+    out.map_ns_per_page = best_map / static_cast<double>(out.pages);
+    out.read_ns_per_page = best_read / static_cast<double>(out.pages);
+    return out;
 }
 
 bool readable(const VideoFormat& format, const Picture& pic, unsigned needs) {

@@ -30,6 +30,14 @@ public:
     // later access reads the file again (from the page cache). Thread-safe.
     void release(size_t offset, size_t size) const;
 
+    // Whether a file that gets shorter while its mapping is read ends the
+    // process with one line on stderr ("speedqa: error: an input file got
+    // shorter ...", exit status 1) instead of SIGBUS: true once a Mapping
+    // was made in a process whose SIGBUS had its default action (a handler
+    // installed before, as AddressSanitizer's, is left alone). A SIGBUS at
+    // any other address still takes the default action.
+    static bool guards_truncation();
+
 private:
     Mapping(const uint8_t* data, size_t size, int fd) : data_(data), size_(size), fd_(fd) {}
     const uint8_t* data_;

@@ -1,14 +1,19 @@
 // Regular files: raw .yuv and y4m through the memory-mapped reader.
 #include <gtest/gtest.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <set>
 
 #include "core/error.hpp"
+#include "io/mapped_file.hpp"
 #include "io/video_reader.hpp"
 #include "io_test_util.hpp"
 
@@ -346,6 +351,39 @@ TEST(MappedFile, ResidentMemoryDoesNotGrowWithTheClip) {
         EXPECT_NE(sum, 0u);
         EXPECT_LT(peak - base, size_t{12} << 20) << "resident memory grew by " << ((peak - base) >> 20) << " MB";
     }
+}
+
+// A file that gets shorter under the mapping of its frames (another program
+// cuts or rewrites it while it is scored): reading a page past its new end
+// ends the process with one line and status 1, not SIGBUS; a SIGBUS at an
+// address that is no input's still takes the default action.
+TEST(MappedFile, AFileCutUnderItsMappingIsOneLine) {
+    TempDir dir;
+    const VideoFormat f{1024, 512, PixelFormat::yuv444, 8};
+    write_long_video(dir.file("cut"), f, 4, "");
+    auto r = VideoReader::open(dir.file("cut"), raw_of(f));
+    if (!Mapping::guards_truncation())
+        GTEST_SKIP() << "SIGBUS has a handler of its own in this process (AddressSanitizer's): the guard is not installed";
+    FramePtr last;
+    for (int i = 0; i < 4; i++) last = r->next();
+    ASSERT_TRUE(last);
+    const uint8_t* page = last->pic.plane[2];
+    ASSERT_EQ(::truncate(dir.file("cut").c_str(), 4096), 0);
+    EXPECT_EXIT({ [[maybe_unused]] volatile uint8_t v = *page; std::exit(0); }, ::testing::ExitedWithCode(1),
+                "^speedqa: error: an input file got shorter while it was read \\(cut or rewritten by another program\\); "
+                "no scores were written\n$");
+
+    // the same fault in a mapping of the test's own
+    write_long_video(dir.file("other"), f, 1, "");
+    const int fd = ::open(dir.file("other").c_str(), O_RDONLY);
+    ASSERT_GE(fd, 0);
+    void* m = ::mmap(nullptr, f.frame_bytes(), PROT_READ, MAP_PRIVATE, fd, 0);
+    ::close(fd);
+    ASSERT_NE(m, MAP_FAILED);
+    ASSERT_EQ(::truncate(dir.file("other").c_str(), 0), 0);
+    EXPECT_EXIT({ [[maybe_unused]] volatile uint8_t v = *static_cast<const uint8_t*>(m); std::exit(0); },
+                ::testing::KilledBySignal(SIGBUS), "");
+    ::munmap(m, f.frame_bytes());
 }
 
 }  // namespace
