@@ -2,7 +2,9 @@
 // worker reads the planes its features take with pread into a few buffers of
 // its own, reused frame after frame, rather than reading the pictures' memory
 // (a file mapping, whose pages cost a fault each on their first touch: on a
-// virtual machine several times what the copy costs). A worker scores a run
+// nested virtual machine ten times what the copy costs; under KVM on a Xeon
+// less than the copy, so the engine times both first: probe_input). A
+// worker scores a run
 // of consecutive frames of the batch, so that each frame it reads serves as
 // the previous frame of the next one (motion, speed_temporal): only the first
 // of its run reads its history again. A worker that has finished its run
