@@ -41,21 +41,27 @@ size_t planes_bytes(const VideoFormat& f, unsigned planes) {
     return b;
 }
 
-// Reads `size` bytes at `offset` of fd into dst, however the reads split.
-void read_fully(int fd, uint8_t* dst, size_t size, long long offset, long long frame) {
-    while (size > 0) {
-        const ssize_t r = ::pread(fd, dst, size, static_cast<off_t>(offset));
-        if (r < 0) {
-            if (errno == EINTR) continue;
-            throw Error("cannot read frame " + std::to_string(frame) + " from its file: " + std::strerror(errno));
-        }
-        if (r == 0)
-            throw Error("frame " + std::to_string(frame) +
-                        ": its file ended before it (the file was cut short while it was scored)");
-        dst += r;
-        size -= static_cast<size_t>(r);
-        offset += r;
+// Reads `size` bytes at `offset` of fd into dst, however the reads split:
+// the bytes read (fewer where the file ends first), or -1 (errno says why).
+ssize_t pread_fully(int fd, uint8_t* dst, size_t size, long long offset) {
+    size_t done = 0;
+    while (done < size) {
+        const ssize_t r = ::pread(fd, dst + done, size - done, static_cast<off_t>(offset + static_cast<long long>(done)));
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) return -1;
+        if (r == 0) break;
+        done += static_cast<size_t>(r);
     }
+    return static_cast<ssize_t>(done);
+}
+
+// The same for a frame's plane: Error where it cannot be read whole.
+void read_fully(int fd, uint8_t* dst, size_t size, long long offset, long long frame) {
+    const ssize_t r = pread_fully(fd, dst, size, offset);
+    if (r < 0) throw Error("cannot read frame " + std::to_string(frame) + " from its file: " + std::strerror(errno));
+    if (static_cast<size_t>(r) < size)
+        throw Error("frame " + std::to_string(frame) +
+                    ": its file ended before it (the file was cut short while it was scored)");
 }
 
 }  // namespace
@@ -94,20 +100,10 @@ InputProbe probe_input(int fd, long long offset, size_t bytes) {
     if (buf == MAP_FAILED) return out;
     auto* b = static_cast<uint8_t*>(buf);
     ::madvise(buf, size, MADV_POPULATE_WRITE);
-    const auto read_all = [&](uint8_t* dst) {
-        for (size_t done = 0; done < size;) {
-            const ssize_t r = ::pread(fd, dst + done, size - done, static_cast<off_t>(first + static_cast<long long>(done)));
-            if (r < 0 && errno == EINTR) continue;
-            if (r <= 0) return false;
-            done += static_cast<size_t>(r);
-        }
-        return true;
-    };
+    const auto read_all = [&](uint8_t* dst) { return pread_fully(fd, dst, size, first) == static_cast<ssize_t>(size); };
     // every cache line once, as a kernel would
     const auto touch = [&](const uint8_t* p) {
-        unsigned sum = 0;
-        for (size_t i = 0; i < size; i += 64) sum += *static_cast<const volatile uint8_t*>(p + i);
-        return sum;
+        for (size_t i = 0; i < size; i += 64) (void)*static_cast<const volatile uint8_t*>(p + i);
     };
     using Clock = std::chrono::steady_clock;
     const auto ns = [](Clock::duration d) { return static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(d).count()); };

@@ -4,11 +4,11 @@
 // (a file mapping, whose pages cost a fault each on their first touch: on a
 // nested virtual machine ten times what the copy costs; under KVM on a Xeon
 // less than the copy, so the engine times both first: probe_input). A
-// worker scores a run
-// of consecutive frames of the batch, so that each frame it reads serves as
-// the previous frame of the next one (motion, speed_temporal): only the first
-// of its run reads its history again. A worker that has finished its run
-// takes frames from the end of another's (reading their history too).
+// worker scores a run of consecutive frames of the batch, so that each frame
+// it reads serves as the previous frame of the next one (motion,
+// speed_temporal): only the first of its run reads its history again. A
+// worker that has finished its run takes frames from the end of another's
+// (reading their history too).
 #pragma once
 
 #include <cstddef>
