@@ -12,6 +12,7 @@
 
 #include "core/env.hpp"
 #include "core/error.hpp"
+#include "core/truncation_guard.hpp"
 
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23  // Linux 5.14
@@ -116,7 +117,10 @@ InputProbe probe_input(int fd, long long offset, size_t bytes) {
             ok = false;
             break;
         }
+        // (guarded: a file cut short in between faults on these pages)
+        guard_mapping(m, size);
         touch(static_cast<const uint8_t*>(m));
+        unguard_mapping(m);
         ::munmap(m, size);
         const auto t1 = Clock::now();
         ok = read_all(b);
