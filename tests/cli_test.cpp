@@ -365,6 +365,42 @@ TEST_F(Cli, FramesReadOrMappedGiveTheSameScores) {
     EXPECT_EQ(bad.out, "");
 }
 
+// The kernels' large scratch on huge pages (the default) or from calloc
+// (SPEEDQA_HUGE_PAGES=off): the same scores; another value is one line.
+TEST_F(Cli, ScratchOnHugePagesOrNotGivesTheSameScores) {
+    // 1080p, where CAMBI's and VIF's largest arrays exceed 2 MiB: a gradient
+    // with a little noise, and the same banded
+    const int w = 1920, h = 1080;
+    std::string ref, dis;
+    uint32_t seed = 12345;
+    for (int f = 0; f < 2; f++) {
+        std::string r(static_cast<size_t>(w * h * 3 / 2), '\x80'), d = r;
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                seed = seed * 1664525u + 1013904223u;
+                const int v = 16 + (x + 2 * y + 7 * f) * 200 / (w + 2 * h) + static_cast<int>(seed >> 30);
+                r[static_cast<size_t>(y * w + x)] = static_cast<char>(v);
+                d[static_cast<size_t>(y * w + x)] = static_cast<char>(v / 6 * 6);
+            }
+        ref += r;
+        dis += d;
+    }
+    write(dir / "hd_ref.yuv", ref);
+    write(dir / "hd_dis.yuv", dis);
+    const std::string args = clip("hd", "-w 1920 -h 1080 -p 420 -b 8") +
+                             " --feature cambi=full_ref=true --feature vif --threads 2 --csv -o -";
+    const Result huge = run(args + " -q", "", "SPEEDQA_HUGE_PAGES=auto");
+    ASSERT_EQ(huge.status, 0) << huge.err;
+    const Result off = run(args + " -q", "", "SPEEDQA_HUGE_PAGES=off");
+    ASSERT_EQ(off.status, 0) << off.err;
+    EXPECT_EQ(huge.out, off.out);
+    EXPECT_NE(huge.out.find("cambi"), std::string::npos);
+    const Result bad = run(args, "", "SPEEDQA_HUGE_PAGES=on");
+    EXPECT_EQ(bad.status, 1);
+    EXPECT_EQ(bad.err, "speedqa: error: SPEEDQA_HUGE_PAGES=on is not a value speedqa knows (expected auto, off)\n");
+    EXPECT_EQ(bad.out, "");
+}
+
 // A run killed while it writes its output (here by a file-size limit the
 // output exceeds, SIGXFSZ; SIGINT, SIGTERM and SIGHUP are handled alike)
 // leaves neither the output nor its hidden temporary.

@@ -15,6 +15,7 @@
 
 #include "core/cpu_flags.hpp"
 #include "core/feature.hpp"
+#include "core/zeroed_array.hpp"
 #include "features/registry.hpp"
 #include "support/run_feature.hpp"
 
@@ -37,14 +38,16 @@ namespace speedqa {
 namespace {
 
 // Bytes of heap in use now (the sanitizer's allocator under ASan, where
-// mallinfo2 reports nothing).
+// mallinfo2 reports nothing), and the large scratch arrays' own mappings
+// (ZeroedArray's huge-page ones, outside the heap).
 size_t heap_in_use() {
 #ifdef SPEEDQA_ASAN_HEAP
-    return __sanitizer_get_current_allocated_bytes();
+    const size_t heap = __sanitizer_get_current_allocated_bytes();
 #else
     const struct mallinfo2 m = mallinfo2();
-    return m.uordblks + m.hblkhd;
+    const size_t heap = m.uordblks + m.hblkhd;
 #endif
+    return heap + zeroed_mapped_bytes();
 }
 
 // A frame of random samples within the bit depth (splitmix64: four

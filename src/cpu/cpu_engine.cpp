@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "core/memory.hpp"
+#include "core/zeroed_array.hpp"
 
 namespace speedqa::cpu {
 namespace {
@@ -26,6 +27,7 @@ CpuEngine::CpuEngine(const VideoFormat& format, std::vector<const Feature*> feat
                      int threads, InputMode input)
     : format_(format), features_(std::move(features)), needs_(format_, features_), input_mode_(input),
       target_(target), layout_(features_), threads_(std::max(1, threads)) {
+    zeroed_huge_pages();  // (a bad SPEEDQA_HUGE_PAGES fails here, not on a worker)
     for (const Feature* f : features_) kernels_.push_back(f->make_cpu_kernel(target_));
     spent_ns_ = std::vector<std::atomic<long long>>(features_.size());
     order_.resize(features_.size());
