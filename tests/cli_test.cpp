@@ -38,6 +38,26 @@ protected:
         return s;
     }
 
+    // A switch that changes only the speed: the command's output (args) under
+    // each of `values` of `var` and unset is the same; the value `bad` is one
+    // line naming the values it takes (`expected`), status 1, no output.
+    static void expect_same_scores_under(const std::string& args, const std::string& var,
+                                         std::initializer_list<const char*> values, const std::string& bad,
+                                         const std::string& expected) {
+        const CommandResult plain = run(args + " -q");
+        ASSERT_EQ(plain.status, 0) << plain.err;
+        EXPECT_NE(plain.out, "");
+        for (const char* v : values) {
+            const CommandResult r = run(args + " -q", "", var + "=" + v);
+            ASSERT_EQ(r.status, 0) << var << "=" << v << ": " << r.err;
+            EXPECT_EQ(r.out, plain.out) << var << "=" << v;
+        }
+        const CommandResult r = run(args, "", var + "=" + bad);
+        EXPECT_EQ(r.status, 1);
+        EXPECT_EQ(r.err, "speedqa: error: " + var + "=" + bad + " is not a value speedqa knows (expected " + expected + ")\n");
+        EXPECT_EQ(r.out, "");
+    }
+
     static std::string v6() { return "-r " + (dir / "v6_ref.yuv").string() + " -d " + (dir / "v6_dis.yuv").string() + " -w 80 -h 80 -p 444 -b 8"; }
 };
 
@@ -348,21 +368,13 @@ TEST_F(Cli, MemoryIsTakenForFramesReadAndWithinTheLimit) {
     EXPECT_EQ(bad_limit.err, "speedqa: error: SPEEDQA_MEMORY_LIMIT=12Q is not a size (expected bytes, or a number with K, M, G or T)\n");
 }
 
-// The CPU engine reads a file's frames with pread (the default) or through
-// the mapping (SPEEDQA_INPUT=map): the same scores; another value is one line.
+// The CPU engine reads a file's frames with pread or through the mapping
+// (SPEEDQA_INPUT=read, map; auto, the default, times both): the same scores;
+// another value is one line.
 TEST_F(Cli, FramesReadOrMappedGiveTheSameScores) {
-    const std::string args = v1() + " --feature motion=motion_five_frame_window=true --feature speed_temporal --feature "
-                                    "cambi=full_ref=true --threads 2 --csv -o -";
-    const Result read = run(args + " -q", "", "SPEEDQA_INPUT=read");
-    ASSERT_EQ(read.status, 0) << read.err;
-    const Result mapped = run(args + " -q", "", "SPEEDQA_INPUT=map");
-    ASSERT_EQ(mapped.status, 0) << mapped.err;
-    EXPECT_EQ(read.out, mapped.out);
-    EXPECT_EQ(run(args + " -q").out, read.out);
-    const Result bad = run(args, "", "SPEEDQA_INPUT=mmap");
-    EXPECT_EQ(bad.status, 1);
-    EXPECT_EQ(bad.err, "speedqa: error: SPEEDQA_INPUT=mmap is not a value speedqa knows (expected auto, read, map)\n");
-    EXPECT_EQ(bad.out, "");
+    expect_same_scores_under(v1() + " --feature motion=motion_five_frame_window=true --feature speed_temporal --feature "
+                                    "cambi=full_ref=true --threads 2 --csv -o -",
+                             "SPEEDQA_INPUT", {"read", "map", "auto"}, "mmap", "auto, read, map");
 }
 
 // The kernels' large scratch on huge pages (the default) or from calloc
@@ -387,18 +399,9 @@ TEST_F(Cli, ScratchOnHugePagesOrNotGivesTheSameScores) {
     }
     write(dir / "hd_ref.yuv", ref);
     write(dir / "hd_dis.yuv", dis);
-    const std::string args = clip("hd", "-w 1920 -h 1080 -p 420 -b 8") +
-                             " --feature cambi=full_ref=true --feature vif --threads 2 --csv -o -";
-    const Result huge = run(args + " -q", "", "SPEEDQA_HUGE_PAGES=auto");
-    ASSERT_EQ(huge.status, 0) << huge.err;
-    const Result off = run(args + " -q", "", "SPEEDQA_HUGE_PAGES=off");
-    ASSERT_EQ(off.status, 0) << off.err;
-    EXPECT_EQ(huge.out, off.out);
-    EXPECT_NE(huge.out.find("cambi"), std::string::npos);
-    const Result bad = run(args, "", "SPEEDQA_HUGE_PAGES=on");
-    EXPECT_EQ(bad.status, 1);
-    EXPECT_EQ(bad.err, "speedqa: error: SPEEDQA_HUGE_PAGES=on is not a value speedqa knows (expected auto, off)\n");
-    EXPECT_EQ(bad.out, "");
+    expect_same_scores_under(clip("hd", "-w 1920 -h 1080 -p 420 -b 8") +
+                                 " --feature cambi=full_ref=true --feature vif --threads 2 --csv -o -",
+                             "SPEEDQA_HUGE_PAGES", {"auto", "off"}, "on", "auto, off");
 }
 
 // A run killed while it writes its output (here by a file-size limit the
