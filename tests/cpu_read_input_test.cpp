@@ -5,18 +5,24 @@
 // values must equal, bit for bit, those of the engine given the true frames
 // in memory, for every feature and the history it reads, batch sizes and
 // thread counts; a value read from the memory instead of the file, or a
-// previous frame from the wrong slot, differs.
+// previous frame from the wrong slot, differs. Also: the input probe's
+// choice, and the truncation guard its mapping takes.
 #include <gtest/gtest.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "core/cpu_flags.hpp"
 #include "core/error.hpp"
+#include "core/truncation_guard.hpp"
 #include "cpu/cpu_engine.hpp"
 #include "features/registry.hpp"
 #include "support/run_engine.hpp"
@@ -48,6 +54,7 @@ public:
         fs::remove(path_);
     }
     int fd() const { return fd_; }
+    const fs::path& path() const { return path_; }
 
 private:
     static int& counter() {
@@ -222,6 +229,30 @@ TEST(CpuReadInput, TheProbeReadsOnlyWhereAMappedPageCostsOverThreeReadOnes) {
     EXPECT_TRUE(probe(301, 100).read());
     EXPECT_FALSE(probe(100, 200).read());
     EXPECT_TRUE(cpu::InputProbe{}.read());
+}
+
+// A guarded mapping of a file that gets shorter faults into the one line
+// (status 1); once unguarded, the same fault is SIGBUS again. (The
+// input probe maps a file by itself and guards it so.)
+TEST(TruncationGuard, AGuardedMappingCutShortIsOneLineAndAnUnguardedOneSigbus) {
+    const size_t bytes = 64 * 1024;
+    const ClipFile file(std::vector<uint8_t>(bytes, 9));
+    void* m = ::mmap(nullptr, bytes, PROT_READ, MAP_SHARED, file.fd(), 0);
+    ASSERT_NE(m, MAP_FAILED);
+    guard_mapping(m, bytes);
+    if (!guarding_truncation()) {
+        unguard_mapping(m);
+        ::munmap(m, bytes);
+        GTEST_SKIP() << "SIGBUS has a handler of its own in this process (AddressSanitizer's): the guard is not installed";
+    }
+    ASSERT_EQ(::truncate(file.path().c_str(), 4096), 0);
+    const auto* past_the_end = static_cast<const uint8_t*>(m) + 8192;
+    EXPECT_EXIT({ [[maybe_unused]] volatile uint8_t v = *past_the_end; std::exit(0); }, ::testing::ExitedWithCode(1),
+                "^speedqa: error: an input file got shorter while it was read \\(cut or rewritten by another program\\); "
+                "no scores were written\n$");
+    unguard_mapping(m);
+    EXPECT_EXIT({ [[maybe_unused]] volatile uint8_t v = *past_the_end; std::exit(0); }, ::testing::KilledBySignal(SIGBUS), "");
+    ::munmap(m, bytes);
 }
 
 }  // namespace

@@ -10,8 +10,6 @@
 
 namespace speedqa::io {
 
-bool Mapping::guards_truncation() { return guarding_truncation(); }
-
 std::shared_ptr<const Mapping> Mapping::map(int fd, size_t size) {
     void* p = nullptr;
     if (size) {

@@ -12,7 +12,9 @@ public:
     // Maps the `size` bytes of `fd` (MAP_PRIVATE, read-only) and takes the
     // descriptor, which stays open for pread until the Mapping goes; nullptr
     // when the system will not map it (the caller keeps fd and reads it as a
-    // stream). An empty file gives an empty Mapping.
+    // stream). An empty file gives an empty Mapping. The mapping is guarded
+    // against the file getting shorter while it is read
+    // (core/truncation_guard.hpp) until the Mapping goes.
     static std::shared_ptr<const Mapping> map(int fd, size_t size);
     ~Mapping();
     Mapping(const Mapping&) = delete;
@@ -29,14 +31,6 @@ public:
     // resident memory. The mapping is read-only, so nothing is lost: a
     // later access reads the file again (from the page cache). Thread-safe.
     void release(size_t offset, size_t size) const;
-
-    // Whether a file that gets shorter while its mapping is read ends the
-    // process with one line on stderr ("speedqa: error: an input file got
-    // shorter ...", exit status 1) instead of SIGBUS: true once a Mapping
-    // was made in a process whose SIGBUS had its default action (a handler
-    // installed before, as AddressSanitizer's, is left alone). A SIGBUS at
-    // any other address still takes the default action.
-    static bool guards_truncation();
 
 private:
     Mapping(const uint8_t* data, size_t size, int fd) : data_(data), size_(size), fd_(fd) {}

@@ -13,6 +13,7 @@
 #include <set>
 
 #include "core/error.hpp"
+#include "core/truncation_guard.hpp"
 #include "io/mapped_file.hpp"
 #include "io/video_reader.hpp"
 #include "io_test_util.hpp"
@@ -362,7 +363,7 @@ TEST(MappedFile, AFileCutUnderItsMappingIsOneLine) {
     const VideoFormat f{1024, 512, PixelFormat::yuv444, 8};
     write_long_video(dir.file("cut"), f, 4, "");
     auto r = VideoReader::open(dir.file("cut"), raw_of(f));
-    if (!Mapping::guards_truncation())
+    if (!guarding_truncation())
         GTEST_SKIP() << "SIGBUS has a handler of its own in this process (AddressSanitizer's): the guard is not installed";
     FramePtr last;
     for (int i = 0; i < 4; i++) last = r->next();
