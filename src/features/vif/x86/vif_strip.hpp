@@ -413,6 +413,15 @@ private:
 
         typename V::StatAcc acc(a_.gain_limit, tables_);
         const vi carry_add = unbias_plus(ev::kHorizontalRound);
+        // The sigmas of the strip's row first, then their statistic: two
+        // loops whose iterations the core overlaps. (The statistic's chains
+        // of division, products and table reads are long; behind a block's
+        // 144 vpdpwssd they did not fit the core's window. The sums do not
+        // depend on the order of the pixels.)
+        constexpr int kVecs = 2 * kStrip / B;
+        alignas(64) int32_t sig[3][kVecs][B / 2];
+        int lim[kVecs];
+        int nv = 0;
         for (int j0 = s0_; j0 < s1_; j0 += B) {
             // outputs j0 + e + 2 m (parity e, m = 0..B/2 - 1); pair t of
             // taps starts at position j0 + e - r + 2 t
@@ -427,10 +436,13 @@ private:
                                       V::template srli32<16>(V::add32(v[kXXlo + q][e], carry_add)));
                 // outputs at or past the strip's end (lane m with 2 m >= the
                 // limit) do not count
-                acc.add(V::sub32(mom[0], V::mean_product(mu1, mu1)), V::sub32(mom[1], V::mean_product(mu2, mu2)),
-                        V::sub32(mom[2], V::mean_product(mu1, mu2)), s1_ - j0 - e);
+                V::st(sig[0][nv], V::sub32(mom[0], V::mean_product(mu1, mu1)));
+                V::st(sig[1][nv], V::sub32(mom[1], V::mean_product(mu2, mu2)));
+                V::st(sig[2][nv], V::sub32(mom[2], V::mean_product(mu1, mu2)));
+                lim[nv++] = s1_ - j0 - e;
             }
         }
+        for (int v = 0; v < nv; v++) acc.add(V::ld(sig[0][v]), V::ld(sig[1][v]), V::ld(sig[2][v]), lim[v]);
         sums.add(acc.sums());
     }
 
