@@ -142,11 +142,12 @@ std::string describe(const Case& c, int w, int h, Pattern pr, Pattern pd, double
            " dis " + name(pd) + " limit " + std::to_string(limit);
 }
 
-// Sizes around the strip width (256) and the vector blocks (16 and 32), odd
-// and minimal ones.
+// Sizes around the strip width (512: one, two and three strips; and 256,
+// its old value) and the vector blocks (16 and 32), odd and minimal ones.
 const std::pair<int, int> kSizes[] = {{2, 2},   {3, 5},   {5, 3},   {7, 9},    {8, 8},   {9, 17},  {15, 4},
                                       {16, 16}, {17, 6},  {24, 11}, {31, 33},  {32, 3},  {33, 2},  {48, 5},  {64, 20}, {100, 7},
-                                      {255, 3}, {256, 5}, {257, 4}, {263, 19}, {300, 2}, {513, 3}, {777, 2}};
+                                      {255, 3}, {256, 5}, {257, 4}, {263, 19}, {300, 2}, {511, 2}, {512, 3},
+                                      {513, 3}, {777, 2}, {1030, 2}};
 
 struct Counts {
     long long passes = 0, pixels = 0, samples = 0;

@@ -48,7 +48,7 @@ namespace {
 
 using ev::kMaxRadius;
 
-constexpr int kStrip = 256;  // output columns per strip (a multiple of every V::kBlock)
+constexpr int kStrip = 512;  // output columns per strip (a multiple of every V::kBlock)
 constexpr int kLead = 64;    // row-buffer positions before a strip's first column (int16; a cache line or two)
 constexpr int kPad = 48;     // row-buffer slack after the strip (int16)
 
