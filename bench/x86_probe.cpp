@@ -8,7 +8,9 @@
 //   speedqa_x86_probe            prints a markdown table
 //
 // Rows need AVX-512 (F, BW), VNNI and VBMI2 where they use them; those the
-// CPU lacks are printed as "not on this CPU".
+// CPU lacks are printed as "not on this CPU". The AMX rows (tile products
+// and tile loads, counted for VIF's filter sums) also need the kernel to
+// grant the tile state (Linux: arch_prctl ARCH_REQ_XCOMP_PERM).
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -17,6 +19,9 @@
 #include <vector>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 namespace {
 
@@ -98,12 +103,74 @@ SPEEDQA_LOOP(t_dpwssd_mem, I_DPWSSD_MEM)
 SPEEDQA_LOOP(t_gather8, I_GATHER8)
 SPEEDQA_LOOP(t_gather16, I_GATHER16)
 
+// ---- AMX ----
+
+// Whether the kernel lets this process use the tile data (Linux 5.16+).
+bool amx_granted() {
+    constexpr long kReqXcompPerm = 0x1023, kXfeatureXtiledata = 18;
+    return syscall(SYS_arch_prctl, kReqXcompPerm, kXfeatureXtiledata) == 0;
+}
+
+// Palette 1, tiles 0-5 of 16 rows x 64 bytes: 0-3 accumulators (16 x 16
+// int32), 4 the bytes of A (16 x 64), 5 those of B (16 rows of 4 x 16).
+struct alignas(64) TileConfig {
+    uint8_t palette = 1, start_row = 0, reserved[14] = {};
+    uint16_t colsb[16] = {64, 64, 64, 64, 64, 64};
+    uint8_t rows[16] = {16, 16, 16, 16, 16, 16};
+};
+
+#define SPEEDQA_AMX __attribute__((target("amx-tile,amx-int8"), noinline))
+
+// ns per tdpbuud (C[16 x 16] += A[16 x 64] . B[64 x 16], u8 x u8 into int32:
+// 16384 byte products), four accumulators in turn (their latency covered)
+SPEEDQA_AMX double t_tdpbuud(const void* base) {
+    const TileConfig cfg;
+    _tile_loadconfig(&cfg);
+    _tile_loadd(4, base, 64);
+    _tile_loadd(5, base, 64);
+    _tile_zero(0);
+    _tile_zero(1);
+    _tile_zero(2);
+    _tile_zero(3);
+    constexpr long kTiles = kOps / 100;
+    const double t0 = seconds_now();
+    for (long i = 0; i < kTiles / 4; i++) {
+        _tile_dpbuud(0, 4, 5);
+        _tile_dpbuud(1, 4, 5);
+        _tile_dpbuud(2, 4, 5);
+        _tile_dpbuud(3, 4, 5);
+    }
+    alignas(64) static int32_t sink[16 * 16];
+    _tile_stored(0, sink, 64);
+    const double t = (seconds_now() - t0) / kTiles;
+    _tile_release();
+    return t;
+}
+
+// ns per tileloadd of 16 rows x 64 bytes from L1 (1 KiB), into four tiles in turn
+SPEEDQA_AMX double t_tileload(const void* base) {
+    const TileConfig cfg;
+    _tile_loadconfig(&cfg);
+    constexpr long kLoads = kOps / 100;
+    const double t0 = seconds_now();
+    for (long i = 0; i < kLoads / 4; i++) {
+        _tile_loadd(0, base, 64);
+        _tile_loadd(1, base, 64);
+        _tile_loadd(2, base, 64);
+        _tile_loadd(3, base, 64);
+    }
+    const double t = (seconds_now() - t0) / kLoads;
+    _tile_release();
+    return t;
+}
+
 struct Row {
     const char* what;
     double (*run)(const void*);
     int offset;  // bytes from a cache line's start, for the memory operand
     bool vbmi2;
     const char* kernels;  // where speedqa's kernels use it
+    bool amx = false;
 };
 
 }  // namespace
@@ -113,6 +180,7 @@ int main() {
     const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
                         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vnni");
     const bool vbmi2 = avx512 && __builtin_cpu_supports("avx512vbmi2");
+    const bool amx = __builtin_cpu_supports("amx-tile") && __builtin_cpu_supports("amx-int8") && amx_granted();
     if (!avx512) {
         std::printf("speedqa_x86_probe: this CPU has no AVX-512 with VNNI; nothing to measure\n");
         return 0;
@@ -142,12 +210,15 @@ int main() {
         {"vpdpwssd zmm, load split over 2 lines", t_dpwssd_mem, 4, false, "VIF horizontal sums"},
         {"vpgatherqd 8 dwords", t_gather8, 0, false, "VIF log2 table"},
         {"vpgatherdd 16 dwords", t_gather16, 0, false, "ADM reciprocal table"},
+        {"tdpbuud (AMX: 16 x 16 int32 += 16 x 64 u8 . 64 x 16 u8, 16384 byte products)", t_tdpbuud, 0, false,
+         "(counted for VIF's filter sums)", true},
+        {"tileloadd 16 x 64 bytes from L1 (AMX)", t_tileload, 0, false, "(counted for VIF's filter sums)", true},
     };
     // the clock first, and again at the end: the best of both
     double cycle = t_chain(base);
     std::vector<double> ns;
     for (const Row& r : rows) {
-        if (r.vbmi2 && !vbmi2) {
+        if ((r.vbmi2 && !vbmi2) || (r.amx && !amx)) {
             ns.push_back(0);
             continue;
         }
