@@ -396,6 +396,18 @@ private:
                 const vi z1 = V::srl32(V::add32(z[q][1], mean_add), mean_shift);
                 V::st(row_plane(q) + c, pack_biased(z0, z1));
             }
+            if (NP != kPlanes && ms == 0) {
+                // 8-bit samples: the moments are not rounded, each is its
+                // sum plus the 2^31 the sum lacks. That leaves the low half
+                // as it is and flips the top bit of the high half, the bit
+                // the bias flips back: the biased high half is the sum's.
+                for (int q = 0; q < 3; q++) {
+                    const vi z0 = z[kXXlo + q][0], z1 = z[kXXlo + q][1];
+                    V::st(row_plane(kXXlo + q) + c, pack_biased(V::and_(z0, low16), V::and_(z1, low16)));
+                    V::st(row_plane(kXXhi + q) + c, V::packus32(V::template srli32<16>(z0), V::template srli32<16>(z1)));
+                }
+                continue;
+            }
             for (int q = 0; q < 3; q++) {
                 // t = (A << (16 - s)) + ((B + round) >> s) with A, B the
                 // high and low halves' sums: 2^16 A + B rounded by s bits
