@@ -24,9 +24,11 @@ struct V512 : Vec512Vnni {
     // a value the compiler must hold in a register here (any of the 32)
     static void keep(vi& v) { asm("" : "+v"(v)); }
 
-    // (a b + 2^31) >> 32 for unsigned 32-bit lanes.
-    static vi mean_product(vi a, vi b) {
-        const vi r = _mm512_set1_epi64(0x80000000ll);
+    // ((a b + 2^31) >> 32) + 2^31 (mod 2^32) for unsigned 32-bit lanes: the mean
+    // product, biased as the filter sums are (they lack 2^31).
+    static vi biased_mean_product(vi a, vi b) {
+        // (2^63: the 2^31 added to each 32-bit result, free in the rounding's add)
+        const vi r = _mm512_set1_epi64(static_cast<long long>(0x8000000080000000ull));
         const vi even = _mm512_srli_epi64(_mm512_add_epi64(_mm512_mul_epu32(a, b), r), 32);
         const vi odd = _mm512_add_epi64(_mm512_mul_epu32(_mm512_srli_epi64(a, 32), _mm512_srli_epi64(b, 32)), r);
         return _mm512_mask_blend_epi32(0xaaaa, even, odd);

@@ -442,15 +442,16 @@ private:
             hsums<T::h, 4, 4>(row_plane(0) + j0 - T::r, v);
             for (int e = 0; e < 2; e++) {
                 const vi mu1 = V::add32(v[kX][e], unbias), mu2 = V::add32(v[kY][e], unbias);
+                // the moments lacking 2^31 (the high halves' bias), and the
+                // mean products with it: their differences are the sigmas
                 vi mom[3];
                 for (int q = 0; q < 3; q++)
-                    mom[q] = V::add32(V::add32(v[kXXhi + q][e], unbias),
-                                      V::template srli32<16>(V::add32(v[kXXlo + q][e], carry_add)));
+                    mom[q] = V::add32(v[kXXhi + q][e], V::template srli32<16>(V::add32(v[kXXlo + q][e], carry_add)));
                 // outputs at or past the strip's end (lane m with 2 m >= the
                 // limit) do not count
-                V::st(sig[0][nv], V::sub32(mom[0], V::mean_product(mu1, mu1)));
-                V::st(sig[1][nv], V::sub32(mom[1], V::mean_product(mu2, mu2)));
-                V::st(sig[2][nv], V::sub32(mom[2], V::mean_product(mu1, mu2)));
+                V::st(sig[0][nv], V::sub32(mom[0], V::biased_mean_product(mu1, mu1)));
+                V::st(sig[1][nv], V::sub32(mom[1], V::biased_mean_product(mu2, mu2)));
+                V::st(sig[2][nv], V::sub32(mom[2], V::biased_mean_product(mu1, mu2)));
                 lim[nv++] = s1_ - j0 - e;
             }
         }
