@@ -43,12 +43,8 @@ struct FrameScores {
     std::vector<double> values;
 };
 
-// Pictures of the frames just before the ones pushed (index - 1, index - 2),
-// where the caller still holds them: the Scorer then keeps no copy.
-struct PreviousFrames {
-    const Picture* ref[2] = {nullptr, nullptr};
-    const Picture* dis[2] = {nullptr, nullptr};
-};
+// PreviousFrames (speedqa/video.hpp): the pictures before a batch, where the
+// caller still holds them.
 
 class Scorer {
 public:

@@ -56,6 +56,13 @@ struct Picture {
     long long file_offset[3] = {-1, -1, -1};
 };
 
+// Pictures of the frames just before the ones pushed (index - 1, index - 2),
+// where the caller still holds them: the Scorer then keeps no copy.
+struct PreviousFrames {
+    const Picture* ref[2] = {nullptr, nullptr};
+    const Picture* dis[2] = {nullptr, nullptr};
+};
+
 // The picture at `data` laid out as one frame of a raw planar file.
 Picture picture_in_frame(const VideoFormat& f, const uint8_t* data);
 

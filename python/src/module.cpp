@@ -148,11 +148,7 @@ io::ScoreTable score_readers(io::VideoReader& ref, io::VideoReader& dis, Scorer&
         }
         // the frames before the batch, still held: the scorer copies none
         // (and the CPU engine reads them from their file)
-        PreviousFrames previous;
-        for (int h = 0; h < 2; h++) {
-            previous.ref[h] = recent.ref(h);
-            previous.dis[h] = recent.dis(h);
-        }
+        const PreviousFrames previous = recent.previous();
         scorer.push_batch(pics_ref.data(), pics_dis.data(), static_cast<int>(pics_ref.size()), done, &previous);
         recent.advance(held_ref, held_dis);
     }

@@ -182,11 +182,7 @@ void push(Job& j, const std::vector<io::FramePtr>& ref, const io::VideoReader& r
         pics_dis.push_back(dis[static_cast<size_t>(k)]->pic);
     }
     // the frames before these, which this command still holds
-    PreviousFrames previous;
-    for (int h = 0; h < 2; h++) {
-        previous.ref[h] = j.recent.ref(h);
-        previous.dis[h] = j.recent.dis(h);
-    }
+    const PreviousFrames previous = j.recent.previous();
     j.scorer->push_batch(pics_ref.data(), pics_dis.data(), count, j.scores, &previous);
     if (j.twin) j.twin->push_batch(pics_ref.data(), pics_dis.data(), count, j.twin_scores, &previous);
     j.recent.advance(ref, dis);

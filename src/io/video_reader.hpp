@@ -80,6 +80,8 @@ public:
     // none was scored.
     const Picture* ref(int back) const { return ref_[back] ? &ref_[back]->pic : nullptr; }
     const Picture* dis(int back) const { return dis_[back] ? &dis_[back]->pic : nullptr; }
+    // Both, as the next batch's history.
+    PreviousFrames previous() const { return {{ref(0), ref(1)}, {dis(0), dis(1)}}; }
 
 private:
     FramePtr ref_[2], dis_[2];  // newest first

@@ -5,6 +5,7 @@ add_executable(speedqa_io_tests
   ${CMAKE_CURRENT_LIST_DIR}/atomic_write_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/mapped_reader_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/number_format_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/recent_frames_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/score_writer_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/stream_reader_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/y4m_test.cpp
