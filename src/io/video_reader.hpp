@@ -76,12 +76,16 @@ public:
     // Pairs (ref[k], dis[k]) were scored, in order (the longer list's
     // extra frames were not).
     void advance(const std::vector<FramePtr>& ref, const std::vector<FramePtr>& dis);
-    // The frame `back` + 1 before the next one (back 0 or 1); nullptr where
-    // none was scored.
-    const Picture* ref(int back) const { return ref_[back] ? &ref_[back]->pic : nullptr; }
-    const Picture* dis(int back) const { return dis_[back] ? &dis_[back]->pic : nullptr; }
-    // Both, as the next batch's history.
-    PreviousFrames previous() const { return {{ref(0), ref(1)}, {dis(0), dis(1)}}; }
+    // The two pairs as the next batch's history: [0] the frame just before
+    // it, [1] the one before that; nullptr where none was scored.
+    PreviousFrames previous() const {
+        PreviousFrames h;
+        for (int back = 0; back < 2; back++) {
+            h.ref[back] = ref_[back] ? &ref_[back]->pic : nullptr;
+            h.dis[back] = dis_[back] ? &dis_[back]->pic : nullptr;
+        }
+        return h;
+    }
 
 private:
     FramePtr ref_[2], dis_[2];  // newest first

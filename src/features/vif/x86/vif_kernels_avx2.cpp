@@ -82,10 +82,9 @@ struct V256 : Vec256 {
             return _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_extracti128_si256(v, 1)));
         }
 
-        // table[v >> k] + 2048 (k + 1038) + offset() for integer-valued
-        // doubles v >= 2^16, with k = exponent - 15 (v >> k is the top 16
-        // bits, 2^15 + m). (A difference of two needs no offset.)
-        int64_t offset() const { return t_.bytes ? -Log2Bytes::chord(0) : 0; }
+        // table[v >> k] + 2048 (k + 1038) + t_.log2_offset() for
+        // integer-valued doubles v >= 2^16, with k = exponent - 15 (v >> k is
+        // the top 16 bits, 2^15 + m).
         vi log2_biased(__m256d v) const {
             const vi bits = _mm256_castpd_si256(v);
             const vi m = _mm256_and_si256(_mm256_srli_epi64(bits, 37), _mm256_set1_epi64x(0x7fff));
@@ -93,7 +92,7 @@ struct V256 : Vec256 {
                 // the byte at m (8 read, one kept: no widening afterwards), plus
                 // 2048 (biased exponent) + (m >> 4), which are the double's bits
                 // from its exponent down to the mantissa's top 11 (v > 0); the
-                // chord's constant is offset()
+                // chord's constant is log2_offset()
                 const vi t = _mm256_and_si256(_mm256_i64gather_epi64(reinterpret_cast<const long long*>(t_.bytes), m, 1),
                                               _mm256_set1_epi64x(0xff));
                 return _mm256_add_epi64(t, _mm256_srli_epi64(bits, 41));
@@ -116,7 +115,7 @@ struct V256 : Vec256 {
             den_non_log_ = _mm256_sub_epi64(den_non_log_, _mm256_castpd_si256(non_log));  // -(-1) per pixel
             num_non_log_ = _mm256_add_pd(num_non_log_, _mm256_and_pd(non_log, s2));
             if (_mm256_testz_pd(log_mask, log_mask)) return;
-            const vi den = _mm256_sub_epi64(log2_biased(_mm256_add_pd(s1, nsq_)), _mm256_set1_epi64x(2048 * (1038 + 17) + offset()));
+            const vi den = _mm256_sub_epi64(log2_biased(_mm256_add_pd(s1, nsq_)), _mm256_set1_epi64x(2048 * (1038 + 17) + t_.log2_offset()));
             den_log_ = _mm256_add_epi64(den_log_, _mm256_and_si256(den, _mm256_castpd_si256(log_mask)));
 
             const __m256d num_mask = _mm256_and_pd(

@@ -73,10 +73,9 @@ struct V512 : Vec512Vnni {
         static __m512d lo_pd(vi v) { return _mm512_cvtepi32_pd(_mm512_castsi512_si256(v)); }
         static __m512d hi_pd(vi v) { return _mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(v, 1)); }
 
-        // table[v >> k] + 2048 (k + 1038) + offset() for integer-valued
-        // doubles v >= 2^16, with k = exponent - 15 (v >> k is the top 16
-        // bits, 2^15 + m). (A difference of two needs no offset.)
-        int64_t offset() const { return t_.bytes ? -Log2Bytes::chord(0) : 0; }
+        // table[v >> k] + 2048 (k + 1038) + t_.log2_offset() for
+        // integer-valued doubles v >= 2^16, with k = exponent - 15 (v >> k is
+        // the top 16 bits, 2^15 + m).
         vi log2_biased(__m512d v) const {
             const vi bits = _mm512_castpd_si512(v);
             const vi m = _mm512_and_si512(_mm512_srli_epi64(bits, 37), _mm512_set1_epi64(0x7fff));
@@ -84,7 +83,7 @@ struct V512 : Vec512Vnni {
                 // the byte at m (8 read, one kept: no widening afterwards), plus
                 // 2048 (biased exponent) + (m >> 4), which are the double's bits
                 // from its exponent down to the mantissa's top 11 (v > 0); the
-                // chord's constant is offset()
+                // chord's constant is log2_offset()
                 const vi t = _mm512_and_si512(_mm512_i64gather_epi64(m, t_.bytes, 1), _mm512_set1_epi64(0xff));
                 return _mm512_add_epi64(t, _mm512_srli_epi64(bits, 41));
             }
@@ -106,7 +105,7 @@ struct V512 : Vec512Vnni {
             den_non_log_ += __builtin_popcount(non_log);
             num_non_log_ = _mm512_mask_add_pd(num_non_log_, non_log, num_non_log_, s2);
             if (!log_mask) return;
-            const vi den = _mm512_sub_epi64(log2_biased(_mm512_add_pd(s1, nsq_)), _mm512_set1_epi64(2048 * (1038 + 17) + offset()));
+            const vi den = _mm512_sub_epi64(log2_biased(_mm512_add_pd(s1, nsq_)), _mm512_set1_epi64(2048 * (1038 + 17) + t_.log2_offset()));
             den_log_ = _mm512_mask_add_epi64(den_log_, log_mask, den_log_, den);
 
             const __mmask8 num_mask =

@@ -130,6 +130,10 @@ struct Log2Bytes {
 struct StatTables {
     const int* table = nullptr;  // the uint16 table, read 32 bits at a time
     const int* bytes = nullptr;  // the same as offsets (Log2Bytes), or null where they do not fit a byte
+    // What a log2 read from these tables lacks of table[v >> k] + 2048 (k +
+    // 1038): the byte offsets' chord constant, which a difference of two
+    // log2s does not need.
+    int64_t log2_offset() const { return bytes ? -Log2Bytes::chord(0) : 0; }
 };
 
 inline int floor_half(int v) { return v >= 0 ? v / 2 : -((1 - v) / 2); }
@@ -430,9 +434,8 @@ private:
         // of division, products and table reads are long; behind a block's
         // 144 vpdpwssd they did not fit the core's window. The sums do not
         // depend on the order of the pixels.)
-        constexpr int kVecs = 2 * kStrip / B;
+        constexpr int kVecs = 2 * kStrip / B;  // vector v: block v / 2, parity v % 2
         alignas(64) int32_t sig[3][kVecs][B / 2];
-        int lim[kVecs];
         int nv = 0;
         for (int j0 = s0_; j0 < s1_; j0 += B) {
             // outputs j0 + e + 2 m (parity e, m = 0..B/2 - 1); pair t of
@@ -447,15 +450,16 @@ private:
                 vi mom[3];
                 for (int q = 0; q < 3; q++)
                     mom[q] = V::add32(v[kXXhi + q][e], V::template srli32<16>(V::add32(v[kXXlo + q][e], carry_add)));
-                // outputs at or past the strip's end (lane m with 2 m >= the
-                // limit) do not count
                 V::st(sig[0][nv], V::sub32(mom[0], V::biased_mean_product(mu1, mu1)));
                 V::st(sig[1][nv], V::sub32(mom[1], V::biased_mean_product(mu2, mu2)));
                 V::st(sig[2][nv], V::sub32(mom[2], V::biased_mean_product(mu1, mu2)));
-                lim[nv++] = s1_ - j0 - e;
+                nv++;
             }
         }
-        for (int v = 0; v < nv; v++) acc.add(V::ld(sig[0][v]), V::ld(sig[1][v]), V::ld(sig[2][v]), lim[v]);
+        // outputs at or past the strip's end (lane m with 2 m >= the limit,
+        // s1_ less the vector's first output) do not count
+        for (int v = 0; v < nv; v++)
+            acc.add(V::ld(sig[0][v]), V::ld(sig[1][v]), V::ld(sig[2][v]), s1_ - (s0_ + B * (v / 2) + v % 2));
         sums.add(acc.sums());
     }
 
