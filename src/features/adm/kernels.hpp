@@ -83,7 +83,9 @@ struct RowKernels {
     // --- scales 1-3 (32-bit coefficients)
     // One output row of the DWT of two images (ref, dis) at once, the bands
     // other than a in the columns [d0, d1) only (as dwt0_8); tmp holds
-    // 4 * width int32_t: low ref, high ref, low dis, high dis.
+    // 4 * width int32_t: low ref, high ref, low dis, high dis. At scale 1
+    // the input rows (scale 0's band_a) hold int16 values, which the SIMD
+    // versions rely on.
     void (*dwt123)(const int32_t* const ref[4], const int32_t* const dis[4], int width, int scale, int32_t* tmp,
                    Row3<int32_t> ref_out, int32_t* ref_a, Row3<int32_t> dis_out, int32_t* dis_a, int d0, int d1);
     void (*decouple123)(Row3<const int32_t> ref, Row3<const int32_t> dis, Row3<int32_t> r, Row3<int32_t> a, int begin,

@@ -279,9 +279,12 @@ TEST_P(AdmCheckasm, Dwt123) {
                 const int span = pattern % 3, w = (width + 1) / 2;
                 const int d0 = span == 0 ? 0 : static_cast<int>(r.in(0, w));
                 const int d1 = span == 0 ? w : (span == 1 ? d0 : static_cast<int>(r.in(d0, w)));
-                const int64_t lim = ranges[r.in(0, 3)];
+                // scale 1's input is scale 0's band_a: int16 values (the
+                // kernels pair them in 16-bit halves); scales 2-3 any int32
+                const int64_t lim = scale == 1 ? 32767 >> r.in(0, 3) * 4 : ranges[r.in(0, 3)];
+                const int64_t low = -lim - (lim == INT32_MAX || lim == 32767);
                 std::vector<int32_t> rows[8];
-                for (auto& v : rows) v = make_row<int32_t>(r, width, pattern / 3, -lim - (lim == INT32_MAX), lim);
+                for (auto& v : rows) v = make_row<int32_t>(r, width, pattern / 3, low, lim);
                 const int32_t* ref[4] = {rows[0].data(), rows[1].data(), rows[2].data(), rows[3].data()};
                 const int32_t* dis[4] = {rows[4].data(), rows[5].data(), rows[6].data(), rows[7].data()};
                 std::vector<int32_t> out[2][9];

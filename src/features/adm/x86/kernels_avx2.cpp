@@ -1091,13 +1091,17 @@ static void dwt123(const int32_t* const ref[4], const int32_t* const dis[4], int
             const __m512i s[4] = {_mm512_loadu_si512(r[0] + x), _mm512_loadu_si512(r[1] + x),
                                   _mm512_loadu_si512(r[2] + x), _mm512_loadu_si512(r[3] + x)};
             if (vs == 0) {
-                __m512i l = _mm512_mullo_epi32(s[0], _mm512_set1_epi32(kLo16[0]));
-                for (int q = 1; q < 4; ++q) l = _mm512_add_epi32(l, _mm512_mullo_epi32(s[q], _mm512_set1_epi32(kLo16[q])));
-                _mm512_storeu_si512(lo + x, l);
-                if (!want_hi) continue;
-                __m512i g = _mm512_mullo_epi32(s[0], _mm512_set1_epi32(kHi16[0]));
-                for (int q = 1; q < 4; ++q) g = _mm512_add_epi32(g, _mm512_mullo_epi32(s[q], _mm512_set1_epi32(kHi16[q])));
-                _mm512_storeu_si512(hi + x, g);
+                // Scale 1's input is scale 0's band_a, int16 values: rows
+                // paired in the 16-bit halves of each lane, one vpmaddwd a
+                // pair of taps. Each pair sum is exact in int32 and the total
+                // is what the 32-bit products' low bits add up to.
+                const __m512i p01 = _mm512_mask_mov_epi16(s[0], 0xAAAAAAAA, _mm512_slli_epi32(s[1], 16));
+                const __m512i p23 = _mm512_mask_mov_epi16(s[2], 0xAAAAAAAA, _mm512_slli_epi32(s[3], 16));
+                _mm512_storeu_si512(lo + x, _mm512_add_epi32(_mm512_madd_epi16(p01, pair16(kLo16[0], kLo16[1])),
+                                                             _mm512_madd_epi16(p23, pair16(kLo16[2], kLo16[3]))));
+                if (want_hi)
+                    _mm512_storeu_si512(hi + x, _mm512_add_epi32(_mm512_madd_epi16(p01, pair16(kHi16[0], kHi16[1])),
+                                                                 _mm512_madd_epi16(p23, pair16(kHi16[2], kHi16[3]))));
                 continue;
             }
             _mm512_storeu_si512(lo + x, dwt_i4_16(s, kLo16, _mm512_set1_epi64(vr), vs));
@@ -1108,14 +1112,18 @@ static void dwt123(const int32_t* const ref[4], const int32_t* const dis[4], int
             const bool want_hi = overlaps(span, x, 8);
             const __m256i s[4] = {load8x32(r[0] + x), load8x32(r[1] + x), load8x32(r[2] + x), load8x32(r[3] + x)};
             if (vs == 0) {
-                // Scale 1 keeps the low 32 bits of the sum unshifted: 32-bit products do.
-                __m256i l = _mm256_mullo_epi32(s[0], _mm256_set1_epi32(kLo16[0]));
-                for (int q = 1; q < 4; ++q) l = _mm256_add_epi32(l, _mm256_mullo_epi32(s[q], _mm256_set1_epi32(kLo16[q])));
-                _mm256_storeu_si256(reinterpret_cast<__m256i*>(lo + x), l);
-                if (!want_hi) continue;
-                __m256i g = _mm256_mullo_epi32(s[0], _mm256_set1_epi32(kHi16[0]));
-                for (int q = 1; q < 4; ++q) g = _mm256_add_epi32(g, _mm256_mullo_epi32(s[q], _mm256_set1_epi32(kHi16[q])));
-                _mm256_storeu_si256(reinterpret_cast<__m256i*>(hi + x), g);
+                // Scale 1 keeps the low 32 bits of the sum unshifted. Its
+                // input (scale 0's band_a) is int16: the rows paired in each
+                // lane's halves, one vpmaddwd a pair of taps (as above).
+                const __m256i p01 = _mm256_blend_epi16(s[0], _mm256_slli_epi32(s[1], 16), 0xAA);
+                const __m256i p23 = _mm256_blend_epi16(s[2], _mm256_slli_epi32(s[3], 16), 0xAA);
+                _mm256_storeu_si256(reinterpret_cast<__m256i*>(lo + x),
+                                    _mm256_add_epi32(_mm256_madd_epi16(p01, pair(kLo16[0], kLo16[1])),
+                                                     _mm256_madd_epi16(p23, pair(kLo16[2], kLo16[3]))));
+                if (want_hi)
+                    _mm256_storeu_si256(reinterpret_cast<__m256i*>(hi + x),
+                                        _mm256_add_epi32(_mm256_madd_epi16(p01, pair(kHi16[0], kHi16[1])),
+                                                         _mm256_madd_epi16(p23, pair(kHi16[2], kHi16[3]))));
                 continue;
             }
             _mm256_storeu_si256(reinterpret_cast<__m256i*>(lo + x), dwt_i4_8(s, kLo16, vround, vs));
