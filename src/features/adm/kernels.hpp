@@ -126,6 +126,15 @@ const RowKernels* row_kernels_avx2();
 const RowKernels* row_kernels_avx512();
 const RowKernels* row_kernels_avx512_div(bool divide);
 
+// libvmaf's 2^30 / d truncated for n values d in [1, 2^15], as the AVX-512
+// decouplings find it: 0, read from the table by gathers (decouple0, and
+// decouple123 for d <= 64); 1, by double division (both, on CPUs with slow
+// gathers); 2, by float division, the table read for d <= 64 only
+// (decouple123 on the others). d_table is libvmaf's table at d = 0. For
+// checkasm, which runs each over every d; nullptr where not built.
+using Recip30Row = void (*)(const int32_t* d, int n, const int32_t* d_table, int32_t* out);
+Recip30Row recip30_avx512(int kind);
+
 // What libvmaf keeps of each scale: the DLM numerator and denominator and
 // the AIM numerator, as floats.
 struct ScaleSums {

@@ -230,6 +230,7 @@ const RowKernels& row_kernels_c() {
 const RowKernels* row_kernels_avx2() { return nullptr; }   // x86/kernels_avx2.cpp is built on x86 only
 const RowKernels* row_kernels_avx512() { return nullptr; }
 const RowKernels* row_kernels_avx512_div(bool) { return nullptr; }
+Recip30Row recip30_avx512(int) { return nullptr; }
 #endif
 
 }  // namespace speedqa::adm

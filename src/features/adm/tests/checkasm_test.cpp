@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <array>
 #include <random>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -413,6 +414,43 @@ TEST_P(AdmCheckasm, Scale123Rows) {
 // rst < 0) then never changes rst. Every o, against the t where it could:
 // around o and -o (where k leaves its clamps), the extremes, and a spread.
 // (All 2^32 pairs were checked once, outside the suite: none changed.)
+// Each way the AVX-512 decouplings find 2^30 / d (recip30_avx512), over
+// every d they ask for, 1 .. 2^15, against libvmaf's table (integer
+// division): in order (whole vectors of d <= 64, of d > 64, one of both) and
+// shuffled (most vectors mixed), each row ending with a partial vector whose
+// lanes past it must stay untouched.
+TEST(AdmRecip30, EveryDivisorEveryKind) {
+    if (!detect_cpu_flags().avx512) GTEST_SKIP() << "no AVX-512 on this CPU";
+    std::vector<int32_t> table(65537, 0);
+    for (int i = 1; i <= 32768; ++i) {
+        table[32768 + i] = static_cast<int32_t>(1073741824 / i);
+        table[32768 - i] = -table[32768 + i];
+    }
+    std::vector<int32_t> sorted(32768);
+    for (int i = 0; i < 32768; ++i) sorted[i] = i + 1;
+    std::vector<int32_t> shuffled = sorted;
+    std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937(20261203));
+    long long values = 0;
+    for (int kind = 0; kind < 3; ++kind) {
+        const Recip30Row f = recip30_avx512(kind);
+        ASSERT_NE(f, nullptr);
+        for (const auto* d : {&sorted, &shuffled}) {
+            const int n = static_cast<int>(d->size()) - 5;
+            std::vector<int32_t> out(d->size(), -1);
+            f(d->data(), n, table.data() + 32768, out.data());
+            for (int i = 0; i < static_cast<int>(d->size()); ++i) {
+                const int32_t want = i < n ? table[32768 + (*d)[i]] : -1;
+                ++values;
+                if (out[i] != want) {
+                    ADD_FAILURE() << "kind " << kind << " d " << (*d)[i] << ": " << out[i] << ", want " << want;
+                    break;
+                }
+            }
+        }
+    }
+    std::printf("[checkasm] recip30: %lld values compared\n", values);
+}
+
 TEST(AdmGainOne, BoundLeavesScale0RstAsIs) {
     constexpr double kGain = 1.0;
     std::vector<int32_t> div(65537, 0);

@@ -510,6 +510,24 @@ static inline __m512i recip30_16(__m512i d, const int32_t* d_table) {
     }
 }
 
+// libvmaf's 2^30 / d truncated for 16 lanes d in [1, 2^15], without
+// reading its table where d > 64: the float quotient, correctly rounded,
+// lies in [Q, Q + 1] for the true quotient's integer part Q (both are
+// floats, Q + 1 <= 2^24, and rounding is monotone), so its truncation is
+// Q or Q + 1, and (Q + 1) d passes 2^30 where Q d does not (the product
+// stays below 2^30 + 2^15). d <= 64 (Q past 2^24) reads the table, whose
+// first 64 entries stay in L1; the others are spread over 128 KiB, which
+// the gather otherwise waits on.
+static inline __m512i recip30_16_float(__m512i d, const int32_t* d_table) {
+    const __m512 q = _mm512_div_ps(_mm512_set1_ps(1073741824.0f), _mm512_cvtepi32_ps(d));
+    __m512i r = _mm512_cvttps_epi32(q);
+    const __mmask16 over = _mm512_cmpgt_epi32_mask(_mm512_mullo_epi32(r, d), _mm512_set1_epi32(1 << 30));
+    r = _mm512_mask_sub_epi32(r, over, r, _mm512_set1_epi32(1));
+    const __mmask16 small = _mm512_cmple_epi32_mask(d, _mm512_set1_epi32(64));
+    if (small) r = _mm512_mask_i32gather_epi32(r, small, d, d_table, 4);
+    return r;
+}
+
 // decouple0_orient for 16 elements.
 template <bool NoBound, bool Div>
 static inline void decouple0_orient16(__m512i o, __m512i t, __mmask16 angle, bool simd, const Scale0Consts& k,
@@ -1373,7 +1391,8 @@ static inline Orient123 decouple123_k16(__m512i o, __m512i t, const Scale123Cons
     const __m512i s = _mm512_max_epi32(_mm512_sub_epi32(_mm512_set1_epi32(17), _mm512_lzcnt_epi32(mag)), zero);
     const __m512i pow = _mm512_sllv_epi32(one, s);
     const __m512i idx = _mm512_srlv_epi32(_mm512_add_epi32(mag, _mm512_srli_epi32(pow, 1)), s);
-    const __m512i div = recip30_16<Div>(_mm512_max_epi32(idx, one), k.div_lookup + 32768);
+    const __m512i div = Div ? recip30_16<Div>(_mm512_max_epi32(idx, one), k.div_lookup + 32768)
+                            : recip30_16_float(_mm512_max_epi32(idx, one), k.div_lookup + 32768);
     const __mmask16 tpos = _mm512_cmpge_epi32_mask(_mm512_xor_si512(t, o), zero) & _mm512_test_epi32_mask(t, t);
     const __m512i tc = _mm512_min_epu32(_mm512_abs_epi32(t), _mm512_add_epi32(mag, mag));
     const __m512i q = _mm512_srlv_epi32(tc, s);
@@ -1735,6 +1754,19 @@ static const RowKernels* avx512_kernels() {
     return &k;
 }
 const RowKernels* row_kernels_avx512_div(bool divide) { return divide ? avx512_kernels<true>() : avx512_kernels<false>(); }
+
+template <int Kind>
+static void recip30_row(const int32_t* d, int n, const int32_t* d_table, int32_t* out) {
+    for (int j = 0; j < n; j += 16) {
+        const __mmask16 m = first_lanes(n - j).m;
+        const __m512i v = _mm512_mask_loadu_epi32(_mm512_set1_epi32(1), m, d + j);
+        const __m512i q = Kind == 2 ? recip30_16_float(v, d_table) : recip30_16<Kind == 1>(v, d_table);
+        _mm512_mask_storeu_epi32(out + j, m, q);
+    }
+}
+Recip30Row recip30_avx512(int kind) {
+    return kind == 2 ? recip30_row<2> : kind == 1 ? recip30_row<1> : recip30_row<0>;
+}
 #endif
 const RowKernels* SPEEDQA_ADM_ROW_KERNELS() {
 #if defined(__AVX512F__)
