@@ -118,6 +118,7 @@ void ImagePipeline::antialias_kept_points(const ImageSource& src) {
     const uint8_t* a_rows[exact::kMaxTaps];
     const uint8_t* b_rows[exact::kMaxTaps];
     const float* f_rows[exact::kMaxTaps];
+    const uint8_t* ahead[2 * exact::kDecimation];
 
     for (int i = 0; i < d.operating_h; i++) {
         for (int k = 0; k < taps.count; k++) {
@@ -143,6 +144,15 @@ void ImagePipeline::antialias_kept_points(const ImageSource& src) {
             args.a = a_rows;
             args.b = b_rows;
             args.diff = src.difference;
+            // the rows output row i + 1 reads first (its taps past this row's)
+            int n = 0;
+            for (int k = std::max(0, taps.count - exact::kDecimation); i + 1 < d.operating_h && k < taps.count; k++) {
+                const ptrdiff_t row = mirror_index((i + 1) * kDecimation - radius + k, d.scaled_h);
+                ahead[n++] = src.a.data + row * src.a.stride;
+                if (src.difference) ahead[n++] = src.b.data + row * src.b.stride;
+            }
+            args.ahead = ahead;
+            args.ahead_count = n;
         }
         kernels_.vertical(args);
 

@@ -27,7 +27,20 @@ struct VerticalArgs {
     int bitdepth = 8;
     bool diff = false;
     bool rows_are_float = false;
+    // Sample rows (a, and b with diff) that the next call reads and this
+    // one does not: the SIMD kernels ask for their lines at the columns
+    // they reach (a hint only: the rows of a frame are first read here, and
+    // the prefetcher does not start a new row's stream ahead of the loads).
+    const uint8_t* const* ahead = nullptr;
+    int ahead_count = 0;
 };
+
+// Asks for the lines of the `ahead` rows at columns [c, c + n) of samples
+// `bytes` wide.
+inline void prefetch_ahead(const VerticalArgs& g, int c, int n, int bytes) {
+    for (int k = 0; k < g.ahead_count; k++)
+        for (int o = 0; o < n * bytes; o += 64) __builtin_prefetch(g.ahead[k] + static_cast<ptrdiff_t>(c) * bytes + o);
+}
 
 // Accumulator layout for the covariance chains: [chain][x][kCovPad] doubles,
 // pair (x, y) at [chain][x][y] for y <= x (other entries are scratch).

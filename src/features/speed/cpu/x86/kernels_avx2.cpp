@@ -45,7 +45,9 @@ void vertical_mode(const VerticalArgs& g) {
     int c = 0;
     // 32 columns at a time: four independent accumulation chains hide the
     // add latency (each column's taps still add in order)
+    constexpr int kBytes = Mode == 0 ? 4 : (Mode <= 2 ? 1 : 2);
     for (; c + 32 <= g.n; c += 32) {
+        prefetch_ahead(g, c, 32, kBytes);
         __m256 acc[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
         for (int k = 0; k < g.count; k++) {
             const __m256 t = _mm256_set1_ps(g.taps[k]);

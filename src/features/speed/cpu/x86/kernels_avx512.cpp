@@ -48,7 +48,9 @@ void vertical_mode(const VerticalArgs& g) {
     int c = 0;
     // 64 columns at a time: four independent accumulation chains hide the
     // add latency (each column's taps still add in order)
+    constexpr int kBytes = Mode == 0 ? 4 : (Mode <= 2 ? 1 : 2);
     for (; c + 64 <= g.n; c += 64) {
+        prefetch_ahead(g, c, 64, kBytes);
         __m512 acc[4] = {_mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps()};
         for (int k = 0; k < g.count; k++) {
             const __m512 t = _mm512_set1_ps(g.taps[k]);
