@@ -321,7 +321,13 @@ void filter_scale_avx2(const ScaleArgs& a, int from, int to) {
         filtered[0] = in[0];
         int j = 1;
 #if defined(__AVX512BW__)
-        for (; j + 33 <= w; j += 32) store512(filtered + j, mode3_v(load512(in + j - 1), load512(in + j), load512(in + j + 1)));
+        // (the next row's lines asked for at the columns reached: the rows
+        // come from memory, and a row's stream starts late at each page)
+        const uint16_t* next = i + 1 < h ? in + a.stride : in;
+        for (; j + 33 <= w; j += 32) {
+            _mm_prefetch(reinterpret_cast<const char*>(next + j), _MM_HINT_T0);
+            store512(filtered + j, mode3_v(load512(in + j - 1), load512(in + j), load512(in + j + 1)));
+        }
 #endif
         for (; j + 17 <= w; j += 16) store256(filtered + j, mode3_v(load256(in + j - 1), load256(in + j), load256(in + j + 1)));
         for (; j < w - 1; j++) filtered[j] = mode3(in[j - 1], in[j], in[j + 1]);
