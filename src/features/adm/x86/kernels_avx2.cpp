@@ -1055,6 +1055,53 @@ static void dwt123_horizontal(const int32_t* t, int32_t* lo_out, int32_t* hi_out
     int32_t* const dst[2] = {lo_out, hi_out};
     int j = j0;
 #if defined(__AVX512F__)
+    // 16 outputs in 32-bit lanes: each tap value t = 2^16 h + l (h its
+    // signed high half, l its low half, unsigned), and the sum as
+    //   S = 2^16 A + B + 2^15 sum(f),  A = sum f h,  B = sum f (l - 2^15),
+    // A and B each a vpmaddwd pair of taps (|A|, |B| <= 2^15 * 54822 < 2^31,
+    // and no pair is -2^15 * -2^15). With C = 2^15 sum(f) + round = C1 2^s + C0
+    // (0 <= C0 < 2^s, s <= 16), (S + round) >> s is
+    //   2^(16-s) A + C1 + ((B + C0) >> s),
+    // B + C0 within int32: its low 32 bits are the reference's.
+    {
+        // within each 64-bit pair (t[2m - 1], t[2m]): the words l, h, l, h as l, l, h, h
+        const __m512i words = _mm512_broadcast_i32x4(_mm_setr_epi8(0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15));
+        const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+        const __m512i odd = _mm512_add_epi32(even, _mm512_set1_epi32(1));
+        const __m512i bias = _mm512_set1_epi32(static_cast<int32_t>(0x80008000u));
+        struct Filter {
+            __m512i c01, c23, c0;
+            int64_t c1;
+        };
+        const auto filter = [&](const int16_t* f) {
+            const int64_t c = 32768 * (int64_t{f[0]} + f[1] + f[2] + f[3]) + hr;
+            const int64_t c1 = c >> hs;   // (floor)
+            return Filter{pair16(f[0], f[1]), pair16(f[2], f[3]), _mm512_set1_epi32(static_cast<int32_t>(c - (c1 << hs))), c1};
+        };
+        const Filter fl[2] = {filter(kLo16), filter(kHi16)};
+        const __m128i sh = _mm_cvtsi32_si128(hs);
+        for (; j + 16 <= j1; j += 16) {
+            // the pairs (l, l) and (h, h) of taps 0-1 (from t[2j - 1]) and 2-3 (from t[2j + 1]) of outputs j..j+15
+            __m512i lp[2], hp[2];
+            for (int k = 0; k < 2; ++k) {
+                const int32_t* p = t + 2 * j - 1 + 2 * k;
+                const __m512i x0 = _mm512_shuffle_epi8(_mm512_loadu_si512(p), words);
+                const __m512i x1 = _mm512_shuffle_epi8(_mm512_loadu_si512(p + 16), words);
+                lp[k] = _mm512_xor_si512(_mm512_permutex2var_epi32(x0, even, x1), bias);
+                hp[k] = _mm512_permutex2var_epi32(x0, odd, x1);
+            }
+            for (int hpass = 0; hpass < 2; ++hpass) {
+                if (!dst[hpass]) continue;
+                const Filter& f = fl[hpass];
+                const __m512i a = _mm512_add_epi32(_mm512_madd_epi16(hp[0], f.c01), _mm512_madd_epi16(hp[1], f.c23));
+                const __m512i b = _mm512_add_epi32(_mm512_madd_epi16(lp[0], f.c01), _mm512_madd_epi16(lp[1], f.c23));
+                const __m512i hi = hs == 16 ? a : _mm512_slli_epi32(a, 16 - hs);
+                const __m512i v = _mm512_add_epi32(_mm512_add_epi32(hi, _mm512_set1_epi32(static_cast<int32_t>(f.c1))),
+                                                   _mm512_sra_epi32(_mm512_add_epi32(b, f.c0), sh));
+                _mm512_storeu_si512(dst[hpass] + j, v);
+            }
+        }
+    }
     for (; j + 8 <= j1; j += 8) {
         const __m512i p0 = _mm512_loadu_si512(t + 2 * j - 1), p1 = _mm512_loadu_si512(t + 2 * j + 1);
         const __m512i q0 = _mm512_srli_epi64(p0, 32), q1 = _mm512_srli_epi64(p1, 32);
