@@ -9,7 +9,6 @@
 #include <cstdio>
 #include <array>
 #include <random>
-#include <numeric>
 #include <string>
 #include <vector>
 
@@ -409,11 +408,6 @@ TEST_P(AdmCheckasm, Scale123Rows) {
                 }
 }
 
-// The SIMD decoupling at scale 0 skips the angle test where
-// adm_enhn_gain_limit is 1: the gain bound (min(rst, t) for rst > 0, max for
-// rst < 0) then never changes rst. Every o, against the t where it could:
-// around o and -o (where k leaves its clamps), the extremes, and a spread.
-// (All 2^32 pairs were checked once, outside the suite: none changed.)
 // Each way the AVX-512 decouplings find 2^30 / d (recip30_avx512), over
 // every d they ask for, 1 .. 2^15, against libvmaf's table (integer
 // division): in order (whole vectors of d <= 64, of d > 64, one of both) and
@@ -451,6 +445,11 @@ TEST(AdmRecip30, EveryDivisorEveryKind) {
     std::printf("[checkasm] recip30: %lld values compared\n", values);
 }
 
+// The SIMD decoupling at scale 0 skips the angle test where
+// adm_enhn_gain_limit is 1: the gain bound (min(rst, t) for rst > 0, max for
+// rst < 0) then never changes rst. Every o, against the t where it could:
+// around o and -o (where k leaves its clamps), the extremes, and a spread.
+// (All 2^32 pairs were checked once, outside the suite: none changed.)
 TEST(AdmGainOne, BoundLeavesScale0RstAsIs) {
     constexpr double kGain = 1.0;
     std::vector<int32_t> div(65537, 0);

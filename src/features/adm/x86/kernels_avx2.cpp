@@ -515,7 +515,7 @@ static inline __m512i recip30_16(__m512i d, const int32_t* d_table) {
 // lies in [Q, Q + 1] for the true quotient's integer part Q (both are
 // floats, Q + 1 <= 2^24, and rounding is monotone), so its truncation is
 // Q or Q + 1, and (Q + 1) d passes 2^30 where Q d does not (the product
-// stays below 2^30 + 2^15). d <= 64 (Q past 2^24) reads the table, whose
+// stays below 2^30 + 2^15). d <= 64 (Q + 1 past 2^24) reads the table, whose
 // first 64 entries stay in L1; the others are spread over 128 KiB, which
 // the gather otherwise waits on.
 static inline __m512i recip30_16_float(__m512i d, const int32_t* d_table) {

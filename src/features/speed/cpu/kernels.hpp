@@ -36,8 +36,9 @@ struct VerticalArgs {
 };
 
 // Asks for the lines of the `ahead` rows at columns [c, c + n) of samples
-// `bytes` wide.
-inline void prefetch_ahead(const VerticalArgs& g, int c, int n, int bytes) {
+// `bytes` wide. (static: each SIMD file its own copy, see
+// tests/simd_objects_check.sh)
+static inline void prefetch_ahead(const VerticalArgs& g, int c, int n, int bytes) {
     for (int k = 0; k < g.ahead_count; k++)
         for (int o = 0; o < n * bytes; o += 64) __builtin_prefetch(g.ahead[k] + static_cast<ptrdiff_t>(c) * bytes + o);
 }
