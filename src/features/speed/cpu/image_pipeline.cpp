@@ -118,11 +118,13 @@ void ImagePipeline::antialias_kept_points(const ImageSource& src) {
     const uint8_t* a_rows[exact::kMaxTaps];
     const uint8_t* b_rows[exact::kMaxTaps];
     const float* f_rows[exact::kMaxTaps];
-    const uint8_t* ahead[2 * exact::kDecimation];
+    const uint8_t* ahead[2 * kDecimation];
+    // the scaled row under tap k of output row i
+    const auto tap_row = [&](int i, int k) { return mirror_index(i * kDecimation - radius + k, d.scaled_h); };
 
     for (int i = 0; i < d.operating_h; i++) {
         for (int k = 0; k < taps.count; k++) {
-            const int row = mirror_index(i * kDecimation - radius + k, d.scaled_h);
+            const int row = tap_row(i, k);
             if (plan_.resample) {
                 f_rows[k] = compact_.data() + static_cast<size_t>(plan_.row_index[static_cast<size_t>(row)]) * ncols;
             } else {
@@ -146,8 +148,8 @@ void ImagePipeline::antialias_kept_points(const ImageSource& src) {
             args.diff = src.difference;
             // the rows output row i + 1 reads first (its taps past this row's)
             int n = 0;
-            for (int k = std::max(0, taps.count - exact::kDecimation); i + 1 < d.operating_h && k < taps.count; k++) {
-                const ptrdiff_t row = mirror_index((i + 1) * kDecimation - radius + k, d.scaled_h);
+            for (int k = std::max(0, taps.count - kDecimation); i + 1 < d.operating_h && k < taps.count; k++) {
+                const ptrdiff_t row = tap_row(i + 1, k);
                 ahead[n++] = src.a.data + row * src.a.stride;
                 if (src.difference) ahead[n++] = src.b.data + row * src.b.stride;
             }
