@@ -229,10 +229,11 @@ TEST_P(AdmCheckasm, Scale0Rows) {
             }
 }
 
-// csf0 alone, over many factors: the AVX-512 kernel takes 32 columns in
-// 16-bit lanes where every |src| of the block keeps d within int16 (a limit
-// from rf), and the 32-bit code elsewhere; rows drawn across that limit, at
-// it and within it, and over the whole range.
+// csf0 alone, over many factors, on rows drawn across each factor's int16
+// limit (the largest |src| whose d = (src rf + round) >> shift stays within
+// int16: past it the truncating and the saturating stores of the lanes
+// differ, and a kernel in 16-bit lanes would need 32-bit code), at it,
+// within it, and over the whole range.
 TEST_P(AdmCheckasm, Csf0) {
     Rng r;
     std::vector<int32_t> rfs = {0, 1, 2, 2184, 20000, 32767, 32768, 32769, 36453, 48227, 49417, 65534, 65535};
