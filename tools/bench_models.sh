@@ -39,6 +39,26 @@ clip() {
     -frames:v "$n" -vf "scale=${size/x/:}:flags=bicubic,format=yuv420p" -f rawvideo "$out"
 }
 
+# The files as a reader that has just read them from storage leaves them in
+# the page cache: written back, dropped from the cache, and read once. How
+# a file got into the cache decides its folios there (on Linux 6.18 with
+# ext4, a file read in is held in 2 MiB folios, a file just written in small
+# writes, as ffmpeg writes these clips, in 4 KiB pages), and a mapping of it
+# takes a folio at a time: speedqa maps its inputs, vmaf reads them. Done
+# once per size, before any timed run; both commands then read the same
+# cached files.
+from_storage() {
+  python3 - "$@" <<'PY'
+import os, sys
+for path in sys.argv[1:]:
+    fd = os.open(path, os.O_RDONLY)
+    os.fsync(fd)
+    os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    os.close(fd)
+PY
+  cat "$@" >/dev/null
+}
+
 # the smaller of BEST and one run's ms per frame (N frames) of a command,
 # or "failed": min_run_ms N BEST command...
 min_run_ms() {
@@ -110,7 +130,7 @@ for sz in ${sizes//,/ }; do
   size=${sz%%:*} n=${sz##*:} w=${size%x*} h=${size#*x}
   clip ref "$size" "$n"
   clip dis "$size" "$n"
-  cat "$work/ref_$size.yuv" "$work/dis_$size.yuv" >/dev/null
+  from_storage "$work/ref_$size.yuv" "$work/dis_$size.yuv"
   io="-r $work/ref_$size.yuv -d $work/dis_$size.yuv -w $w -h $h -p 420 -b 8 --threads $threads --precision max -q"
   for c in "${cases[@]}"; do
     name=${c%%|*} args=${c#*|}
