@@ -43,8 +43,8 @@ void Mapping::advise_sequential() const {
     // Where transparent huge pages are on for madvised mappings, pages that
     // are not yet cached are read in 2 MiB folios, which the mapping then
     // takes whole (one fault a folio, not one per 16 pages); pages already
-    // cached stay as they are. A hint: where the system has no such pages,
-    // the call fails and nothing changes.
+    // cached stay as they are. A hint: where the system makes no huge
+    // pages of files, nothing changes.
     ::madvise(const_cast<uint8_t*>(data_), size_, MADV_HUGEPAGE);
 #endif
 }

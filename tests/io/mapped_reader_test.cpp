@@ -348,12 +348,17 @@ TEST(MappedFile, ResidentMemoryDoesNotGrowWithTheClip) {
     TempDir dir;
     const VideoFormat f{1024, 512, PixelFormat::yuv444, 8};  // 1.5 MB a frame
     const int n = 96;                                         // 144 MB a file
-    for (const std::string& header : {std::string(), test::y4m_header(1024, 512, "444"), std::string("cold")}) {
-        const bool cold = header == "cold";
-        SCOPED_TRACE(cold ? "raw, read from the file" : header.empty() ? "raw" : "y4m");
-        write_long_video(dir.file("long"), f, n, cold ? std::string() : header);
-        if (cold) evict_from_page_cache(dir.file("long"));
-        auto r = VideoReader::open(dir.file("long"), header.empty() || cold ? std::optional(raw_of(f)) : std::nullopt);
+    struct Case {
+        const char* name;
+        std::string header;  // empty: a raw file
+        bool cold;           // dropped from the page cache before it is opened
+    };
+    for (const Case& c : {Case{"raw", "", false}, Case{"y4m", test::y4m_header(1024, 512, "444"), false},
+                          Case{"raw, read from the file", "", true}}) {
+        SCOPED_TRACE(c.name);
+        write_long_video(dir.file("long"), f, n, c.header);
+        if (c.cold) evict_from_page_cache(dir.file("long"));
+        auto r = VideoReader::open(dir.file("long"), c.header.empty() ? std::optional(raw_of(f)) : std::nullopt);
         const size_t base = resident_file_bytes();
         size_t peak = base;
         FramePtr held[2];
