@@ -24,7 +24,9 @@ public:
     int fd() const { return fd_; }
     size_t size() const { return size_; }
     // Access pattern hints: random while frame headers are indexed (no
-    // read-ahead of the pictures in between), sequential for the frames.
+    // read-ahead of the pictures in between), sequential for the frames,
+    // which also marks the mapping for huge pages (pages not yet cached are
+    // read ahead in 2 MiB folios and mapped whole; see mapped_file.cpp).
     void advise_random() const;
     void advise_sequential() const;
     // Drops the pages of bytes [offset, offset + size) from the process's
