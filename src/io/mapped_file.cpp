@@ -1,5 +1,6 @@
 #include "io/mapped_file.hpp"
 
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -57,6 +58,30 @@ void Mapping::release(size_t offset, size_t size) const {
     const uintptr_t begin = reinterpret_cast<uintptr_t>(data_ + offset) & ~(page - 1);
     const uintptr_t end = reinterpret_cast<uintptr_t>(data_ + offset + std::min(size, size_ - offset));
     ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+}
+
+bool Mapping::cached(size_t offset, size_t size) const {
+    static const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+    if (offset >= size_ || size == 0) return true;
+    const size_t begin = offset / page * page, end = std::min(offset + size, size_);
+    unsigned char in[64];
+    for (size_t at = begin; at < end;) {
+        const size_t pages = std::min<size_t>((end - at + page - 1) / page, sizeof in);
+        if (::mincore(const_cast<uint8_t*>(data_ + at), pages * page, in) != 0) return false;
+        for (size_t k = 0; k < pages; k++)
+            if (!(in[k] & 1)) return false;
+        at += pages * page;
+    }
+    return true;
+}
+
+void Mapping::uncache(size_t offset, size_t size) const {
+    static const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+    if (offset >= size_ || size == 0) return;
+    // (whole pages: the call leaves out a page the range covers in part)
+    const size_t begin = offset / page * page;
+    const size_t end = std::min((std::min(offset + size, size_) + page - 1) / page * page, size_);
+    ::posix_fadvise(fd_, static_cast<off_t>(begin), static_cast<off_t>(end - begin), POSIX_FADV_DONTNEED);
 }
 
 }  // namespace speedqa::io
