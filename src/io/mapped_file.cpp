@@ -50,8 +50,13 @@ void Mapping::advise_sequential() const {
 #endif
 }
 
+size_t Mapping::page_size() {
+    static const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+    return page;
+}
+
 void Mapping::release(size_t offset, size_t size) const {
-    static const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+    const uintptr_t page = page_size();
     if (offset >= size_ || size == 0) return;
     // whole pages: a page shared with a neighbouring frame is dropped too,
     // which costs that frame no more than reading the page again
@@ -60,23 +65,15 @@ void Mapping::release(size_t offset, size_t size) const {
     ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
 }
 
-bool Mapping::cached(size_t offset, size_t size) const {
-    static const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
-    if (offset >= size_ || size == 0) return true;
-    const size_t begin = offset / page * page, end = std::min(offset + size, size_);
-    unsigned char in[64];
-    for (size_t at = begin; at < end;) {
-        const size_t pages = std::min<size_t>((end - at + page - 1) / page, sizeof in);
-        if (::mincore(const_cast<uint8_t*>(data_ + at), pages * page, in) != 0) return false;
-        for (size_t k = 0; k < pages; k++)
-            if (!(in[k] & 1)) return false;
-        at += pages * page;
-    }
-    return true;
+bool Mapping::cached(size_t offset) const {
+    if (offset >= size_) return true;
+    const size_t page = page_size();
+    unsigned char in = 0;
+    return ::mincore(const_cast<uint8_t*>(data_ + offset / page * page), page, &in) == 0 && (in & 1);
 }
 
 void Mapping::uncache(size_t offset, size_t size) const {
-    static const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+    const size_t page = page_size();
     if (offset >= size_ || size == 0) return;
     // (whole pages: the call leaves out a page the range covers in part)
     const size_t begin = offset / page * page;

@@ -33,16 +33,18 @@ public:
     // resident memory. The mapping is read-only, so nothing is lost: a
     // later access reads the file again (from the page cache). Thread-safe.
     void release(size_t offset, size_t size) const;
-    // Whether the page cache holds every page of bytes [offset, offset +
-    // size) (mincore). Where the system tells only of the pages this process
-    // maps (a file the user neither owns nor may write), a page not mapped
-    // here reads as not cached.
-    bool cached(size_t offset, size_t size) const;
+    // Whether the page cache holds the page of byte `offset` (mincore).
+    // Where the system tells only of the pages this process maps (a file
+    // the user neither owns nor may write), a page not mapped here reads as
+    // not cached.
+    bool cached(size_t offset) const;
     // Drops the file's pages of bytes [offset, offset + size), whole pages,
     // from the page cache where no process maps them (posix_fadvise
     // DONTNEED; the file is only read, so its pages are clean). A folio that
     // reaches outside the range stays. A hint, as release().
     void uncache(size_t offset, size_t size) const;
+    // The system's page size, the unit of the calls above.
+    static size_t page_size();
 
 private:
     Mapping(const uint8_t* data, size_t size, int fd) : data_(data), size_(size), fd_(fd) {}

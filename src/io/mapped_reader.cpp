@@ -1,14 +1,11 @@
 // Regular files: the whole file is mapped and frames point straight into the
 // mapping. A y4m file's frame headers are all checked when it is opened, so
 // the frame count is known and a damaged file fails before any work is done.
-#include <unistd.h>
-
 #include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include "io/frame_pool.hpp"
@@ -49,27 +46,22 @@ class HeaderPages {
 public:
     explicit HeaderPages(const Mapping& file) : file_(file) {}
 
-    // Before bytes [offset, offset + n) are read.
+    // Before bytes [offset, offset + n) are read. (A page read already is
+    // cached by then, so each page is kept once.)
     void will_read(size_t offset, size_t n) {
-        static const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
-        const size_t end = std::min(offset + n, file_.size());
-        for (size_t p = std::max(offset / page * page, checked_); p < end; p += page) {
-            if (file_.cached(p, page)) continue;
-            if (!brought_in_.empty() && brought_in_.back().second == p) brought_in_.back().second = p + page;
-            else brought_in_.emplace_back(p, p + page);
-        }
-        checked_ = std::max(checked_, (end + page - 1) / page * page);
+        const size_t page = Mapping::page_size(), end = std::min(offset + n, file_.size());
+        for (size_t p = offset / page * page; p < end; p += page)
+            if (!file_.cached(p)) brought_in_.push_back(p);
     }
 
     // After the reads, with nothing of this process mapping them.
     void drop() const {
-        for (const auto& [begin, end] : brought_in_) file_.uncache(begin, end - begin);
+        for (size_t p : brought_in_) file_.uncache(p, Mapping::page_size());
     }
 
 private:
     const Mapping& file_;
-    size_t checked_ = 0;                                // pages below this were checked
-    std::vector<std::pair<size_t, size_t>> brought_in_;  // [begin, end) of pages not cached before
+    std::vector<size_t> brought_in_;  // the pages not cached before, by offset
 };
 
 // Frames from this size up have their headers' pages dropped (HeaderPages):
