@@ -24,7 +24,7 @@ namespace speedqa {
 inline constexpr int max_threads = 256;
 
 struct ScorerOptions {
-    std::string backend = "cpu";  // "cpu", "cuda" or "auto" ("cpu-reference": the straightforward path)
+    std::string backend = "cpu";  // one of backends(): "cpu", "cuda", "auto" ("cpu-reference": the straightforward path)
     int threads = 0;              // 0: the CPU engine 1 thread (as vmaf), CUDA and auto every core; at most max_threads
     unsigned cpumask = 0;         // libvmaf's --cpumask: 8 disables AVX2, 16 AVX-512 (picks the dispatch)
     std::string dispatch;         // "", or force libvmaf's "scalar", "avx2" or "avx512" dispatch values
@@ -91,6 +91,12 @@ private:
 
 // Every feature speedqa computes, as --feature names them.
 std::vector<std::string> feature_names();
+
+// Every backend ScorerOptions::backend takes, and a line on each.
+struct BackendInfo {
+    std::string name, summary;
+};
+std::vector<BackendInfo> backends();
 
 const char* version();
 

@@ -1,16 +1,21 @@
+// The engines of the registry and the factory over it: `cpu`, its
+// straightforward twin `cpu-reference`, `cuda` (the features' device parts
+// on the CUDA engine), and `auto` (the CPU engine at once, a device engine
+// taking over once it has started, where that pays).
 #include "api/engine_factory.hpp"
 
 #include <algorithm>
 #include <thread>
 
+#include "api/engines.hpp"
 #include "api/hybrid_engine.hpp"
 #include "core/cpu_flags.hpp"
 #include "core/error.hpp"
+#include "core/input_plan.hpp"
 #include "cpu/cpu_engine.hpp"
+#include "features/registry.hpp"
 #ifdef SPEEDQA_HAVE_CUDA
 #include "cuda/cuda_engine.hpp"
-#include "cuda/device_feature.cuh"
-#include "features/speed/cuda/speed_device.hpp"
 #endif
 
 namespace speedqa {
@@ -36,31 +41,33 @@ namespace {
 
 int all_cores() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
 
-std::unique_ptr<Engine> make_cpu_engine(const VideoFormat& format, const std::vector<const Feature*>& features,
-                                        const EngineChoice& c, int threads, bool straightforward) {
+bool always(std::string*) { return true; }
+
+std::unique_ptr<Engine> make_cpu(const VideoFormat& format, const std::vector<const Feature*>& features, const EngineChoice& c,
+                                 bool straightforward) {
     CpuTarget t;
     // the straightforward path: SpEED's full-frame pipeline, every other
     // feature's C reference kernels
     t.isa = straightforward ? Isa::c : host_isa(c.cpumask);
     t.dispatch = resolve_dispatch(c);
     t.straightforward = straightforward;
+    const int threads = c.threads > 0 ? c.threads : (c.backend == "auto" ? all_cores() : 1);
     return std::make_unique<cpu::CpuEngine>(format, features, t, threads);
 }
 
-// The features the CUDA engine cannot run, by name ("" if none).
-std::string without_cuda_kernels(const std::vector<const Feature*>& features) {
-    std::string names;
-    for (const Feature* f : features) {
-#ifdef SPEEDQA_HAVE_CUDA
-        if (is_speed_feature(*f)) continue;
-#endif
-        if (names.find(f->name()) == std::string::npos) names += (names.empty() ? "" : ", ") + f->name();
-    }
-    return names;
+std::unique_ptr<Engine> make_cpu_engine(const VideoFormat& format, const std::vector<const Feature*>& features,
+                                        const EngineChoice& c, std::string*) {
+    return make_cpu(format, features, c, false);
 }
 
-std::unique_ptr<Engine> make_cuda_engine(const VideoFormat& format, const std::vector<const Feature*>& features,
-                                         const EngineChoice& c, const std::string& context) {
+std::unique_ptr<Engine> make_cpu_reference_engine(const VideoFormat& format, const std::vector<const Feature*>& features,
+                                                  const EngineChoice& c, std::string*) {
+    return make_cpu(format, features, c, true);
+}
+
+// "backend cuda: " where the user named it; "" where auto starts it.
+std::unique_ptr<Engine> build_cuda_engine(const VideoFormat& format, const std::vector<const Feature*>& features,
+                                          const EngineChoice& c, const std::string& context) {
     std::string why;
     if (!cuda_available(&why)) throw Error(context + why);
 #ifdef SPEEDQA_HAVE_CUDA
@@ -68,54 +75,95 @@ std::unique_ptr<Engine> make_cuda_engine(const VideoFormat& format, const std::v
     cfg.batch = c.batch;
     // staging and the host tails: every core unless told otherwise
     cfg.host_threads = c.threads > 0 ? c.threads : all_cores();
-    const Dispatch dispatch = resolve_dispatch(c);
+    PartContext context_of_parts;
+    context_of_parts.dispatch = resolve_dispatch(c);
     std::vector<cuda::DeviceFeatureMaker> makers;
     for (const Feature* f : features) {
-        if (!is_speed_feature(*f)) throw Error(context + "the CUDA engine has no kernels for " + f->name());
-        makers.push_back([f, dispatch] { return make_speed_device_feature(*f, dispatch); });
+        const PartMaker make = find_engine_part(*f, "cuda");
+        if (!make) throw Error(context + "the CUDA engine has no kernels for " + f->name());
+        makers.push_back([f, make, context_of_parts] { return make(*f, context_of_parts); });
     }
-    return cuda::make_cuda_engine(format, makers, cfg);
+    return cuda::make_cuda_engine(format, input_needs_of(features), makers, cfg);
 #else
     (void)format, (void)features, (void)c;
     throw Error(context + "this build of speedqa has no CUDA engine");
 #endif
 }
 
+std::unique_ptr<Engine> make_cuda(const VideoFormat& format, const std::vector<const Feature*>& features, const EngineChoice& c,
+                                  std::string*) {
+    const std::string missing = features_without_parts(features, "cuda");
+    if (!missing.empty() && cuda_available(nullptr))
+        throw Error("backend cuda: the CUDA engine has no kernels for " + missing + " yet; use the cpu or auto backend");
+    return build_cuda_engine(format, features, c, "backend cuda: ");
+}
+
+// The CPU engine from the first frame; the CUDA engine, started in the
+// background, takes over once it is up (HybridEngine decides whether that
+// pays). The values are the same whichever scores.
+std::unique_ptr<Engine> make_auto(const VideoFormat& format, const std::vector<const Feature*>& features, const EngineChoice& choice,
+                                  std::string* note) {
+    const int threads = choice.threads > 0 ? choice.threads : all_cores();
+    EngineChoice cpu_choice = choice;
+    cpu_choice.threads = threads;
+    auto cpu = make_cpu(format, features, cpu_choice, false);
+    std::string why;
+#ifdef SPEEDQA_HAVE_CUDA
+    // (whether a device is there is found out in the background)
+    const std::string missing = features_without_parts(features, "cuda");
+    if (!missing.empty()) why = "the CUDA engine has no kernels for " + missing + " yet";
+#else
+    cuda_available(&why);
+#endif
+    if (!why.empty()) {
+        if (note) *note = "backend auto: using the CPU engine (" + why + ")";
+        return cpu;
+    }
+    if (note) *note = "backend auto: the CPU engine starts at once; the CUDA engine takes over when its device is ready";
+    return std::make_unique<HybridEngine>(
+        std::move(cpu), [=] { return build_cuda_engine(format, features, choice, ""); }, RawLayout(features).stride,
+        2 * threads);
+}
+
 }  // namespace
+
+const std::vector<EngineDef>& engine_defs() {
+    static const std::vector<EngineDef> defs = {
+        {"cpu", "cpu", "the CPU engine (default)", nullptr, always, make_cpu_engine},
+        {"cuda", "cuda", "every frame on an NVIDIA GPU", "cuda", cuda_available, make_cuda},
+        {"auto", "", "the CPU engine at once, the GPU taking over once started where that pays", nullptr, always,
+         make_auto},
+        {"cpu-reference", "cpu", "the straightforward full-frame path, for comparison", nullptr, always,
+         make_cpu_reference_engine},
+    };
+    return defs;
+}
+
+const EngineDef* find_engine(const std::string& name) {
+    for (const EngineDef& d : engine_defs())
+        if (name == d.name) return &d;
+    return nullptr;
+}
+
+std::string features_without_parts(const std::vector<const Feature*>& features, const std::string& engine) {
+    std::vector<std::string> names;
+    for (const Feature* f : features)
+        if (!find_engine_part(*f, engine) && std::find(names.begin(), names.end(), f->name()) == names.end())
+            names.push_back(f->name());
+    std::string out;
+    for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+    return out;
+}
 
 std::unique_ptr<Engine> make_engine(const VideoFormat& format, const std::vector<const Feature*>& features,
                                     const EngineChoice& choice, std::string* note) {
-    const std::string& backend = choice.backend;
-    if (backend == "auto") {
-        const int threads = choice.threads > 0 ? choice.threads : all_cores();
-        auto cpu = make_cpu_engine(format, features, choice, threads, false);
-        std::string why;
-#ifdef SPEEDQA_HAVE_CUDA
-        // (whether a device is there is found out in the background)
-        const std::string missing = without_cuda_kernels(features);
-        if (!missing.empty()) why = "the CUDA engine has no kernels for " + missing + " yet";
-#else
-        cuda_available(&why);
-#endif
-        if (!why.empty()) {
-            if (note) *note = "backend auto: using the CPU engine (" + why + ")";
-            return cpu;
-        }
-        if (note) *note = "backend auto: the CPU engine starts at once; the CUDA engine takes over when its device is ready";
-        return std::make_unique<HybridEngine>(
-            std::move(cpu), [=] { return make_cuda_engine(format, features, choice, ""); }, RawLayout(features).stride,
-            2 * threads);
+    const EngineDef* def = find_engine(choice.backend);
+    if (!def) {
+        std::string known;
+        for (const EngineDef& d : engine_defs()) known += (known.empty() ? "" : ", ") + std::string(d.name);
+        throw Error("unknown backend \"" + choice.backend + "\" (expected " + known + ")");
     }
-    if (backend == "cpu" || backend == "cpu-reference")
-        return make_cpu_engine(format, features, choice, choice.threads > 0 ? choice.threads : 1, backend == "cpu-reference");
-    if (backend == "cuda") {
-        const std::string missing = without_cuda_kernels(features);
-        if (!missing.empty() && cuda_available(nullptr))
-            throw Error("backend cuda: the CUDA engine has no kernels for " + missing +
-                        " yet; use the cpu or auto backend");
-        return make_cuda_engine(format, features, choice, "backend cuda: ");
-    }
-    throw Error("unknown backend \"" + choice.backend + "\" (expected cpu, cuda, auto or cpu-reference)");
+    return def->make(format, features, choice, note);
 }
 
 }  // namespace speedqa

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "api/engine_factory.hpp"
+#include "api/engines.hpp"
 #include "api/frame_assembler.hpp"
 #include "api/model_columns.hpp"
 #include "core/error.hpp"
@@ -203,6 +204,12 @@ std::vector<FrameScores> Scorer::flush() {
 std::vector<std::string> feature_names() {
     std::vector<std::string> out;
     for (const FeatureDef* d : all_features()) out.emplace_back(d->name);
+    return out;
+}
+
+std::vector<BackendInfo> backends() {
+    std::vector<BackendInfo> out;
+    for (const EngineDef& d : engine_defs()) out.push_back({d.name, d.summary});
     return out;
 }
 

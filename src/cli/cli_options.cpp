@@ -121,9 +121,14 @@ ParseResult parse_command_line(int argc, char** argv, Settings& s) {
     app.add_option("--frame_skip_ref", skip_ref, "Skip the first N reference frames")->type_name("INT");
     app.add_option("--frame_skip_dist", skip_dist, "Skip the first N distorted frames")->type_name("INT");
     app.add_option("--subsample", subsample, "Report every Nth frame")->type_name("INT");
-    app.add_option("--backend", s.backend,
-                   "cpu, cuda or auto (default cpu); cpu-reference = the straightforward full-frame path, for comparison")->type_name("")
-        ->check(CLI::IsMember({"cpu", "cuda", "auto", "cpu-reference"}));
+    // the choices and their help from the library's engine registry
+    std::vector<std::string> backend_names;
+    std::string backend_help = "Which engine scores:";
+    for (const BackendInfo& b : backends()) {
+        backend_names.push_back(b.name);
+        backend_help += "\n  " + b.name + ": " + b.summary;
+    }
+    app.add_option("--backend", s.backend, backend_help)->type_name("")->check(CLI::IsMember(backend_names));
     app.add_option("--dispatch", s.dispatch,
                    "Reproduce libvmaf's values of this dispatch: scalar, avx2, avx512 (default: the one libvmaf picks on\n"
                    "this CPU under --cpumask; they differ for SpEED's covariance sums and ADM with adm_csf_mode=1)")->type_name("")

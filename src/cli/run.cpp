@@ -220,6 +220,12 @@ void write_scores(Job& j, const Settings& s, const VideoFormat& format, double f
 void flush_stdout() {
     errno = 0;
     if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return;
+    // a write that failed while the buffer filled (output over its size)
+    // left no errno behind: one more byte, written at once, says why
+    if (errno == 0) {
+        std::setvbuf(stdout, nullptr, _IONBF, 0);
+        std::fputc('\n', stdout);
+    }
     throw Error(std::string("stdout: cannot write") + (errno ? std::string(": ") + std::strerror(errno) : ""));
 }
 

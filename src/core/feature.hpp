@@ -88,6 +88,28 @@ public:
     virtual void finish(const EmitFn& emit) = 0;
 };
 
+// The rows of one plane that a feature reads.
+struct RowSet {
+    bool all = true;        // every row
+    std::vector<int> rows;  // else these, ascending, without repeats
+    static RowSet only(std::vector<int> rows);  // sorts them and drops repeats
+    void add(const RowSet& o);                  // the union
+    bool operator==(const RowSet& o) const { return all == o.all && (all || rows == o.rows); }
+};
+
+// What a feature reads of the frames around the one it scores: at distance d
+// (0 the frame itself, 1 the frame before, 2 the one before that), per side
+// (0 reference, 1 distorted) the planes (bit p: plane p); per plane the rows
+// (the same rows at every distance and side that reads the plane).
+struct InputNeeds {
+    static constexpr int kMaxDistance = 2;
+    unsigned planes[kMaxDistance + 1][2] = {};
+    RowSet rows[3];
+    // The farthest distance read (0 when only the frame itself is).
+    int history() const;
+    void add(const InputNeeds& o);  // the union
+};
+
 // One output of a feature.
 struct FeatureOutput {
     std::string provided;   // libvmaf's provided-feature name, e.g. "VMAF_integer_feature_adm2_score"; models name it so
@@ -116,6 +138,11 @@ public:
         unsigned prev_ref = 7, prev_dis = 7;  // the previous frames' (history())
     };
     virtual PlanesRead planes_read() const { return {}; }
+    // What the feature reads, finer than planes_read(): per distance and
+    // side, the planes, and per plane the rows. Device engines upload no
+    // more than this (core/input_plan.hpp). Default: planes_read() at every
+    // distance up to history(), whole planes.
+    virtual InputNeeds input_needs() const;
     // Values the kernel writes per frame (the sequencer's input).
     virtual int raw_count() const { return static_cast<int>(outputs_.size()); }
     virtual std::unique_ptr<CpuKernel> make_cpu_kernel(const CpuTarget& target) const = 0;

@@ -13,6 +13,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <stdexcept>
 
 #include "core/env.hpp"
 #include "core/error.hpp"
@@ -46,22 +47,27 @@ bool device_present(std::string* why) {
 
 namespace {
 
-// Batch input, frame position 0 is the frame before the batch, 1..count its frames.
-const Picture& picture_at(const FrameBatch& batch, int k0, int position, int side) {
-    if (position == 0) return k0 > 0 ? (side == 0 ? batch.ref : batch.dis)[k0 - 1] : *(side == 0 ? batch.prev_ref : batch.prev_dis)[0];
-    return (side == 0 ? batch.ref : batch.dis)[k0 + position - 1];
+// The frame at a position of the input of the part of `batch` that starts at
+// k0: positions 0 .. history - 1 are the frames before it, then its own.
+// Relative to frame k0; nullptr where the batch does not hold it.
+const Picture* picture_at(const FrameBatch& batch, int k0, int history, int position, int side) {
+    const int rel = k0 - history + position;
+    if (rel >= 0) return &(side == 0 ? batch.ref : batch.dis)[rel];
+    if (-1 - rel >= 2) return nullptr;
+    return (side == 0 ? batch.prev_ref : batch.prev_dis)[-1 - rel];
 }
 
 class Runner final : public CudaEngine {
 public:
-    Runner(const VideoFormat& format, const std::vector<DeviceFeatureMaker>& makers, const CudaEngineConfig& config);
+    Runner(const VideoFormat& format, const InputNeeds& needs, const std::vector<DeviceFeatureMaker>& makers,
+           const CudaEngineConfig& config);
     ~Runner() override;
     void score(const FrameBatch& batch, double* out) override;
     std::string describe() const override;
     std::vector<std::string> notes() const override;
     long long batches_copied_directly() const override { return direct_batches_; }
     bool holds_device() const override { return true; }
-    double upload_bytes_per_frame() const override { return static_cast<double>(upload_.layout.frame_bytes); }
+    double upload_bytes_per_frame() const override { return static_cast<double>(upload_.plan.bytes_per_frame()); }
     // several batches per call, so that the queues overlap within it
     int preferred_batch() const override { return batch_ * static_cast<int>(queues_.size()) * 4; }
 
@@ -80,11 +86,19 @@ private:
         std::future<void> tail;  // waits for the batch in flight, then runs its host tails
     };
 
+    int choose_batch() const;
     void build_queue(Queue& q);
     void allocate_staging(Queue& q);
     void enqueue_work(Queue& q, int count, bool with_upload, StageTimer* timer);
     cudaGraphExec_t graph_for(Queue& q, int count, bool with_upload);
-    bool reads_previous(const FrameBatch& batch, int k0) const;
+ // Whether position `position` of the part from k0 holds a frame of the clip.
+    bool position_in_clip(const FrameBatch& batch, int k0, int position) const {
+        return batch.first_index + k0 - history_ + position >= 0;
+    }
+    // The planes staged at a position (bits), for one side.
+    unsigned planes_at(int position, int side) const {
+        return upload_.plan.staged[position < history_ ? history_ - position : 0][side];
+    }
     void stage(Queue& q, const FrameBatch& batch, int k0, int count);
     bool can_copy_directly(const FrameBatch& batch, int k0, int count) const;
     void copy_directly(Queue& q, const FrameBatch& batch, int k0, int count);
@@ -97,8 +111,9 @@ private:
     std::vector<int> raw_offset_;
     int raw_stride_ = 0;
     UploadPlan upload_;
-    bool all_planes_[3] = {true, true, true};
-    bool previous_planes_[3] = {false, false, false};
+    int history_ = 0;      // frame positions before a batch's first
+    int positions_ = 0;    // of a full batch: history_ + batch_
+    InputLayout layout_;   // the plan's, its row tables on the device
     DeviceBuffer row_index_dev_[3];
     int batch_ = 0;
     std::vector<Queue> queues_;
@@ -112,7 +127,8 @@ private:
     HostPhases phases_;                   // SPEEDQA_TIMING=1
 };
 
-Runner::Runner(const VideoFormat& format, const std::vector<DeviceFeatureMaker>& makers, const CudaEngineConfig& config)
+Runner::Runner(const VideoFormat& format, const InputNeeds& needs, const std::vector<DeviceFeatureMaker>& makers,
+               const CudaEngineConfig& config)
     : format_(format), config_(config), pool_(std::max(1, config.host_threads)),
       tail_pool_(std::max(1, config.host_threads / 2)) {
     if (env_flag("SPEEDQA_CUDA_STAGES")) {
@@ -124,31 +140,54 @@ Runner::Runner(const VideoFormat& format, const std::vector<DeviceFeatureMaker>&
     cudaDeviceProp prop{};
     SPEEDQA_CUDA_CHECK(cudaGetDeviceProperties(&prop, config_.device));
     device_name_ = std::string(prop.name) + ", sm_" + std::to_string(prop.major) + std::to_string(prop.minor);
-    std::set<int> rows[3];
-    unsigned previous = 0;
     for (const DeviceFeatureMaker& make : makers) {
-        features_.push_back(make());
-        features_.back()->rows_read(rows);
-        previous |= features_.back()->previous_frame_planes();
+        std::unique_ptr<EnginePart> part = make();
+        auto* device = dynamic_cast<DeviceFeature*>(part.get());
+        if (!device) throw std::logic_error("cuda engine: a feature's part is not a cuda::DeviceFeature");
+        part.release();
+        features_.emplace_back(device);
         raw_offset_.push_back(raw_stride_);
         raw_stride_ += features_.back()->raw_count();
     }
-    for (int p = 0; p < 3; p++) previous_planes_[p] = (previous >> p) & 1u;
-    upload_ = make_upload_plan(format_, rows);
+    upload_ = make_upload_plan(format_, needs);
+    history_ = upload_.plan.layout.history;
+    layout_ = upload_.plan.layout;
     for (int p = 0; p < 3; p++)
-        if (upload_.plane_used[p]) {
-            row_index_dev_[p] = upload(upload_.row_index[p].data(), upload_.row_index[p].size());
-            upload_.layout.row_index[p] = row_index_dev_[p].get<int>();
+        if (upload_.plan.plane_used[p] && !upload_.plan.whole[p]) {
+            row_index_dev_[p] = upload(upload_.plan.row_index[p].data(), upload_.plan.row_index[p].size());
+            layout_.row_index[p] = row_index_dev_[p].get<int>();
         }
-    // Frames per graph replay: enough images side by side to hide the
-    // sequential stages, staging kept near 192 MB a queue.
-    batch_ = config_.batch > 0 ? config_.batch
-                               : static_cast<int>(std::clamp<size_t>((size_t{192} << 20) / upload_.layout.frame_bytes, 8, 128));
+    batch_ = choose_batch();
+    positions_ = history_ + batch_;
     queues_.resize(static_cast<size_t>(std::max(1, config_.queues)));
     for (Queue& q : queues_) build_queue(q);
     tail_.resize(static_cast<size_t>(tail_pool_.size()));
     for (auto& t : tail_)
         for (const auto& f : features_) t.push_back(f->make_tail_scratch());
+}
+
+// Frames per graph replay: enough images side by side to hide the sequential
+// stages, staging kept near 192 MB a queue; fewer where the features' device
+// buffers for that many frames, in every queue, would take more than half
+// of the device's free memory.
+int Runner::choose_batch() const {
+    const size_t frame_bytes = std::max<size_t>(layout_.frame_bytes, 1);
+    int batch = config_.batch > 0 ? config_.batch : static_cast<int>(std::clamp<size_t>((size_t{192} << 20) / frame_bytes, 8, 128));
+    size_t free_bytes = 0, total_bytes = 0;
+    SPEEDQA_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const size_t queues = static_cast<size_t>(std::max(1, config_.queues));
+    const auto need = [&](int frames) {
+        size_t bytes = static_cast<size_t>(history_ + frames) * frame_bytes;
+        for (const auto& f : features_) bytes += f->device_bytes(frames);
+        return bytes * queues;
+    };
+    const size_t budget = free_bytes / 2;
+    while (batch > 1 && need(batch) > budget) batch = std::max(1, batch * 3 / 4);
+    if (need(batch) > free_bytes)
+        throw Error("the GPU's free memory (" + std::to_string(free_bytes >> 20) + " MB of " + std::to_string(total_bytes >> 20) +
+                    ") cannot hold the work of one frame in " + std::to_string(queues) + " queues (" +
+                    std::to_string(need(batch) >> 20) + " MB)");
+    return batch;
 }
 
 Runner::~Runner() {
@@ -161,7 +200,7 @@ Runner::~Runner() {
 void Runner::build_queue(Queue& q) {
     q.stream = make_stream();
     q.done = make_event();
-    const size_t input_bytes = static_cast<size_t>(batch_ + 1) * upload_.layout.frame_bytes;
+    const size_t input_bytes = static_cast<size_t>(positions_) * layout_.frame_bytes;
     q.input.allocate(input_bytes);
     SPEEDQA_CUDA_CHECK(cudaMemset(q.input.get(), 0, input_bytes));
     for (const auto& f : features_) q.work.push_back(f->make_queue_work(batch_));
@@ -171,7 +210,7 @@ void Runner::build_queue(Queue& q) {
 // first touched by the staging pool, in parallel.
 void Runner::allocate_staging(Queue& q) {
     const auto t0 = std::chrono::steady_clock::now();
-    const size_t bytes = static_cast<size_t>(batch_ + 1) * upload_.layout.frame_bytes;
+    const size_t bytes = static_cast<size_t>(positions_) * layout_.frame_bytes;
     // SPEEDQA_STAGING=hostalloc: cudaMallocHost (for comparison)
     const bool huge = env_choice("SPEEDQA_STAGING", {"huge-pages", "hostalloc"}, 0) == 0;
     q.staging.allocate(bytes, huge, [&](uint8_t* p, size_t n) {
@@ -191,11 +230,11 @@ void Runner::allocate_staging(Queue& q) {
 // feature's kernels and read-back, on the queue's stream.
 void Runner::enqueue_work(Queue& q, int count, bool with_upload, StageTimer* timer) {
     if (with_upload)
-        SPEEDQA_CUDA_CHECK(cudaMemcpyAsync(q.input.get(), q.staging.get(), static_cast<size_t>(count + 1) * upload_.layout.frame_bytes,
+        SPEEDQA_CUDA_CHECK(cudaMemcpyAsync(q.input.get(), q.staging.get(), static_cast<size_t>(history_ + count) * layout_.frame_bytes,
                                            cudaMemcpyHostToDevice, q.stream.get()));
     if (timer) timer->mark("upload", q.stream.get());
     for (size_t i = 0; i < features_.size(); i++)
-        features_[i]->launch(*q.work[i], upload_.layout, q.input.get<unsigned char>(), count, q.stream.get(), timer);
+        features_[i]->launch(*q.work[i], layout_, q.input.get<unsigned char>(), count, q.stream.get(), timer);
 }
 
 cudaGraphExec_t Runner::graph_for(Queue& q, int count, bool with_upload) {
@@ -219,38 +258,39 @@ cudaGraphExec_t Runner::graph_for(Queue& q, int count, bool with_upload) {
     return q.graphs.emplace(std::make_pair(count, with_upload), GraphExec(exec)).first->second.get();
 }
 
-bool Runner::reads_previous(const FrameBatch& batch, int k0) const {
-    return (previous_planes_[0] || previous_planes_[1] || previous_planes_[2]) && batch.first_index + k0 > 0;
-}
-
 void Runner::stage(Queue& q, const FrameBatch& batch, int k0, int count) {
     uint8_t* staging = q.staging.get<uint8_t>();
-    const bool prev = reads_previous(batch, k0);
-    // items: (frame position, side); position 0 carries only the planes read of the frame before
-    pool_.parallel_for((count + 1) * 2, [&](int, int item) {
+    // items: (frame position, side); a history position carries only the
+    // planes read of the frames that far back
+    pool_.parallel_for((history_ + count) * 2, [&](int, int item) {
         const int position = item / 2, side = item % 2;
-        if (position == 0 && !prev) return;
-        stage_picture(upload_, picture_at(batch, k0, position, side), side, position == 0 ? previous_planes_ : all_planes_,
-                      staging + static_cast<size_t>(position) * upload_.layout.frame_bytes);
+        const unsigned planes = planes_at(position, side);
+        if (!planes || !position_in_clip(batch, k0, position)) return;
+        stage_picture(upload_, *picture_at(batch, k0, history_, position, side), side, planes,
+                      staging + static_cast<size_t>(position) * layout_.frame_bytes);
     });
 }
 
 bool Runner::can_copy_directly(const FrameBatch& batch, int k0, int count) const {
-    for (int position = reads_previous(batch, k0) ? 0 : 1; position <= count; position++)
+    for (int position = 0; position < history_ + count; position++)
         for (int side = 0; side < 2; side++)
-            if (!cuda::can_copy_directly(upload_, picture_at(batch, k0, position, side))) return false;
+            if (planes_at(position, side) && position_in_clip(batch, k0, position) &&
+                !cuda::can_copy_directly(upload_, *picture_at(batch, k0, history_, position, side)))
+                return false;
     return true;
 }
 
 // The rows of page-locked frames go straight to the device's input layout,
 // a few 2D copies per plane, queued ahead of the graph on the queue's stream.
 void Runner::copy_directly(Queue& q, const FrameBatch& batch, int k0, int count) {
-    for (int position = reads_previous(batch, k0) ? 0 : 1; position <= count; position++)
-        for (int side = 0; side < 2; side++)
-            copy_picture_directly(upload_, picture_at(batch, k0, position, side), side,
-                                  position == 0 ? previous_planes_ : all_planes_,
-                                  q.input.get<uint8_t>() + static_cast<size_t>(position) * upload_.layout.frame_bytes,
+    for (int position = 0; position < history_ + count; position++)
+        for (int side = 0; side < 2; side++) {
+            const unsigned planes = planes_at(position, side);
+            if (!planes || !position_in_clip(batch, k0, position)) continue;
+            copy_picture_directly(upload_, *picture_at(batch, k0, history_, position, side), side, planes,
+                                  q.input.get<uint8_t>() + static_cast<size_t>(position) * layout_.frame_bytes,
                                   q.stream.get());
+        }
 }
 
 void Runner::finish(Queue& q) {
@@ -268,9 +308,10 @@ void Runner::finish(Queue& q) {
 }
 
 void Runner::score(const FrameBatch& batch, double* out) {
-    if (batch.first_index > 0 && (previous_planes_[0] || previous_planes_[1] || previous_planes_[2]) &&
-        (!batch.prev_ref[0] || !batch.prev_dis[0]))
-        throw Error("a batch that starts after frame 0 needs the frame before it");
+    for (int d = 1; d <= history_; d++)
+        if (batch.first_index >= d && (!batch.prev_ref[d - 1] || !batch.prev_dis[d - 1]))
+            throw Error("a batch that starts at frame " + std::to_string(batch.first_index) + " needs the " +
+                        std::to_string(d) + " frame(s) before it");
     // Per batch: wait for the queue's previous batch to be done, stage the
     // rows (pool_), replay the graph, and leave the tail to a task that runs
     // while the next batch is staged into another queue.
@@ -335,9 +376,10 @@ std::vector<std::string> Runner::notes() const {
 
 }  // namespace
 
-std::unique_ptr<CudaEngine> make_cuda_engine(const VideoFormat& format, const std::vector<DeviceFeatureMaker>& features,
+std::unique_ptr<CudaEngine> make_cuda_engine(const VideoFormat& format, const InputNeeds& needs,
+                                             const std::vector<DeviceFeatureMaker>& features,
                                              const CudaEngineConfig& config) {
-    return std::make_unique<Runner>(format, features, config);
+    return std::make_unique<Runner>(format, needs, features, config);
 }
 
 }  // namespace speedqa::cuda

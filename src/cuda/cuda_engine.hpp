@@ -13,9 +13,9 @@
 
 #include "core/engine.hpp"
 
-namespace speedqa::cuda {
+#include "core/engine_part.hpp"
 
-class DeviceFeature;
+namespace speedqa::cuda {
 
 struct CudaEngineConfig {
     int batch = 0;         // frames per graph replay; 0 = picked from the bytes a frame uploads
@@ -37,11 +37,14 @@ public:
     virtual double upload_bytes_per_frame() const = 0;
 };
 
-// Makes the device part of one feature; called once the device is selected.
-using DeviceFeatureMaker = std::function<std::unique_ptr<DeviceFeature>()>;
+// Makes the device part of one feature (a cuda::DeviceFeature); called in
+// the engine's constructor once the device is selected.
+using DeviceFeatureMaker = std::function<std::unique_ptr<EnginePart>()>;
 
-// One maker per feature, in the order of the engine's raw values.
-std::unique_ptr<CudaEngine> make_cuda_engine(const VideoFormat& format, const std::vector<DeviceFeatureMaker>& features,
+// One maker per feature, in the order of the engine's raw values; `needs`:
+// what the features read, together (input_needs_of).
+std::unique_ptr<CudaEngine> make_cuda_engine(const VideoFormat& format, const InputNeeds& needs,
+                                             const std::vector<DeviceFeatureMaker>& features,
                                              const CudaEngineConfig& config);
 
 }  // namespace speedqa::cuda

@@ -41,71 +41,20 @@ void stream_copy(uint8_t* dst, const uint8_t* src, size_t n) {
 #endif
 }
 
-std::vector<RowGroup> row_groups(const std::vector<int>& rows) {
-    std::vector<std::pair<int, int>> runs;  // (first row, length)
-    for (size_t i = 0; i < rows.size();) {
-        size_t j = i + 1;
-        while (j < rows.size() && rows[j] == rows[j - 1] + 1) j++;
-        runs.emplace_back(rows[i], static_cast<int>(j - i));
-        i = j;
-    }
-    std::vector<RowGroup> groups;
-    size_t dst = 0;
-    for (size_t i = 0; i < runs.size();) {
-        RowGroup g;
-        g.first_row = runs[i].first;
-        g.run_len = runs[i].second;
-        g.n_runs = 1;
-        g.dst_row = dst;
-        size_t j = i + 1;
-        if (j < runs.size() && runs[j].second == g.run_len) {
-            g.spacing = runs[j].first - runs[i].first;
-            while (j < runs.size() && runs[j].second == g.run_len && runs[j].first - runs[j - 1].first == g.spacing) {
-                g.n_runs++;
-                j++;
-            }
-        } else {
-            g.spacing = g.run_len;
-        }
-        dst += static_cast<size_t>(g.run_len) * static_cast<size_t>(g.n_runs);
-        groups.push_back(g);
-        i = j;
-    }
-    return groups;
-}
-
 }  // namespace
 
-UploadPlan make_upload_plan(const VideoFormat& format, const std::set<int> rows[3]) {
+UploadPlan make_upload_plan(const VideoFormat& format, const InputNeeds& needs) {
     UploadPlan u;
-    InputLayout& L = u.layout;
-    L.bitdepth = format.bitdepth;
-    for (int p = 0; p < 3; p++) {
-        u.plane_used[p] = !rows[p].empty();
-        if (!u.plane_used[p]) continue;
-        u.rows[p].assign(rows[p].begin(), rows[p].end());
-        L.row_bytes[p] = format.feature_w(p) * format.bytes_per_sample();
-        u.row_index[p].assign(static_cast<size_t>(format.feature_h(p)), -1);
-        for (size_t i = 0; i < u.rows[p].size(); i++) u.row_index[p][static_cast<size_t>(u.rows[p][i])] = static_cast<int>(i);
-    }
-    size_t off = 0;
-    for (int side = 0; side < 2; side++)
-        for (int p = 0; p < 3; p++) {
-            if (!u.plane_used[p]) continue;
-            L.plane_offset[side][p] = off;
-            off = align_up(off + u.rows[p].size() * static_cast<size_t>(L.row_bytes[p]));
-        }
-    L.frame_bytes = align_up(off);
+    u.plan = make_input_plan(format, needs);
+    const InputPlan& p = u.plan;
     // Each 2D copy costs a few microseconds of host time to queue: straight
     // copies pay only where they are large (at 4K, not at 1080p chroma).
     constexpr size_t kMinBytesPerCopy = size_t{256} << 10;
     u.direct_possible = true;
-    for (int p = 0; p < 3; p++) {
-        if (!u.plane_used[p]) continue;
-        u.groups[p] = row_groups(u.rows[p]);
-        for (const RowGroup& g : u.groups[p]) u.multi_row_runs[p] = u.multi_row_runs[p] || g.run_len > 1;
-        const size_t bytes = u.rows[p].size() * static_cast<size_t>(L.row_bytes[p]);
-        if (bytes / u.groups[p].size() < kMinBytesPerCopy) u.direct_possible = false;
+    for (int q = 0; q < 3; q++) {
+        if (!p.plane_used[q]) continue;
+        const size_t bytes = p.rows[q].size() * static_cast<size_t>(p.layout.row_bytes[q]);
+        if (bytes / p.groups[q].size() < kMinBytesPerCopy) u.direct_possible = false;
     }
     // SPEEDQA_DIRECT_COPIES=always|never overrides that (tests, benchmarks)
     const int force = env_choice("SPEEDQA_DIRECT_COPIES", {"always", "never"}, -1);
@@ -114,11 +63,16 @@ UploadPlan make_upload_plan(const VideoFormat& format, const std::set<int> rows[
     return u;
 }
 
-void stage_picture(const UploadPlan& plan, const Picture& pic, int side, const bool planes[3], uint8_t* position) {
+void stage_picture(const UploadPlan& up, const Picture& pic, int side, unsigned planes, uint8_t* position) {
+    const InputPlan& plan = up.plan;
     for (int p = 0; p < 3; p++) {
-        if (!plan.plane_used[p] || !planes[p]) continue;
+        if (!((planes >> p) & 1u) || plan.layout.plane_offset[side][p] < 0) continue;
         uint8_t* dst = position + plan.layout.plane_offset[side][p];
         const size_t rb = static_cast<size_t>(plan.layout.row_bytes[p]);
+        if (plan.whole[p] && pic.stride[p] == static_cast<ptrdiff_t>(rb)) {
+            stream_copy(dst, pic.plane[p], rb * plan.rows[p].size());
+            continue;
+        }
         for (size_t r = 0; r < plan.rows[p].size(); r++)
             stream_copy(dst + r * rb, pic.plane[p] + static_cast<ptrdiff_t>(plan.rows[p][r]) * pic.stride[p], rb);
     }
@@ -127,18 +81,20 @@ void stage_picture(const UploadPlan& plan, const Picture& pic, int side, const b
 #endif
 }
 
-bool can_copy_directly(const UploadPlan& plan, const Picture& pic) {
-    if (!plan.direct_possible || !pic.page_locked) return false;
+bool can_copy_directly(const UploadPlan& up, const Picture& pic) {
+    if (!up.direct_possible || !pic.page_locked) return false;
     // a run of several rows is one span only where rows follow each other
+    const InputPlan& plan = up.plan;
     for (int p = 0; p < 3; p++)
         if (plan.plane_used[p] && plan.multi_row_runs[p] && pic.stride[p] != plan.layout.row_bytes[p]) return false;
     return true;
 }
 
-void copy_picture_directly(const UploadPlan& plan, const Picture& pic, int side, const bool planes[3], uint8_t* position,
+void copy_picture_directly(const UploadPlan& up, const Picture& pic, int side, unsigned planes, uint8_t* position,
                            cudaStream_t stream) {
+    const InputPlan& plan = up.plan;
     for (int p = 0; p < 3; p++) {
-        if (!plan.plane_used[p] || !planes[p]) continue;
+        if (!((planes >> p) & 1u) || plan.layout.plane_offset[side][p] < 0) continue;
         uint8_t* dst = position + plan.layout.plane_offset[side][p];
         const size_t rb = static_cast<size_t>(plan.layout.row_bytes[p]);
         const size_t stride = static_cast<size_t>(pic.stride[p]);

@@ -14,7 +14,7 @@
 
 #include "core/video.hpp"
 #include "cuda/device_memory.cuh"
-#include "cuda/input_layout.cuh"
+#include "core/input_plan.hpp"
 
 namespace speedqa::cuda {
 
@@ -68,36 +68,23 @@ private:
     size_t mapped_bytes_ = 0;
 };
 
-// Rows of a plane that one 2D copy moves from page-locked frames: n_runs runs
-// of run_len consecutive rows, `spacing` rows apart in the picture, landing
-// as consecutive compact rows from dst_row on. The rows a 16x decimation
-// reads form a few such groups (9 of every 16 rows, plus the mirrored borders).
-struct RowGroup {
-    int first_row = 0, run_len = 0, spacing = 0, n_runs = 0;
-    size_t dst_row = 0;
-};
-
-// What a batch uploads: the rows of each plane, where they go, and whether
-// they can go straight from page-locked frames.
+// The cuda engine's view of the input plan (core/input_plan.hpp): whether
+// page-locked frames may go straight to the device.
 struct UploadPlan {
-    InputLayout layout;  // row_index is left for the engine to point at device tables
-    bool plane_used[3] = {false, false, false};
-    std::vector<int> rows[3];  // sorted source rows per plane
-    std::vector<int> row_index[3];  // source row -> compact row (-1: not uploaded), per plane
-    std::vector<RowGroup> groups[3];
-    bool multi_row_runs[3] = {false, false, false};  // a copy spans rows (needs stride == row bytes)
+    InputPlan plan;
     bool direct_possible = false;  // the 2D copies are large enough to pay (SPEEDQA_DIRECT_COPIES overrides)
 };
 
-UploadPlan make_upload_plan(const VideoFormat& format, const std::set<int> rows[3]);
+UploadPlan make_upload_plan(const VideoFormat& format, const InputNeeds& needs);
 
 // Copies the planned rows of `pic` (side 0 ref, 1 dis) into a frame position
-// of pinned staging, with non-temporal stores. `planes` selects the planes.
-void stage_picture(const UploadPlan& plan, const Picture& pic, int side, const bool planes[3], uint8_t* position);
+// of pinned staging, with non-temporal stores. `planes` selects the planes
+// (bit p: plane p).
+void stage_picture(const UploadPlan& plan, const Picture& pic, int side, unsigned planes, uint8_t* position);
 // Whether `pic` can be copied straight to the device.
 bool can_copy_directly(const UploadPlan& plan, const Picture& pic);
 // The planned rows of page-locked `pic` straight to a frame position on the device.
-void copy_picture_directly(const UploadPlan& plan, const Picture& pic, int side, const bool planes[3], uint8_t* position,
+void copy_picture_directly(const UploadPlan& plan, const Picture& pic, int side, unsigned planes, uint8_t* position,
                            cudaStream_t stream);
 
 }  // namespace speedqa::cuda

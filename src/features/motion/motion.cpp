@@ -93,6 +93,16 @@ public:
         return {y, 0, y, 0};
     }
 
+    // the reference's luma and the one of the frame it is compared with
+    // (one back, or two with the five-frame window; not the one between)
+    InputNeeds input_needs() const override {
+        InputNeeds n;
+        if (p_.force_zero) return n;
+        n.planes[0][0] = 1;
+        n.planes[p_.seq.five_frame_window ? 2 : 1][0] = 1;
+        return n;
+    }
+
     // the reference's scalar, AVX2 and AVX-512 sums are the same integers
     CpuTarget kernel_target(const CpuTarget& t) const override { return {t.isa, Dispatch::scalar, t.straightforward}; }
     std::unique_ptr<CpuKernel> make_cpu_kernel(const CpuTarget& target) const override {

@@ -130,6 +130,22 @@ SpeedFeature::SpeedFeature(const VideoFormat& format, SpeedKind kind, const Opti
     : Feature(options, speed_outputs(kind, options)), format_(format), spec_(speed_spec(kind, options)),
       plan_(make_feature_plan(format, spec_)) {}
 
+InputNeeds SpeedFeature::input_needs() const {
+    InputNeeds n = Feature::input_needs();
+    RowSet rows;
+    if (!plan_.resample) {
+        rows = RowSet::only(plan_.rows);
+    } else {
+        const int taps = exact::interp_taps(plan_.method);
+        std::vector<int> read;
+        for (const exact::AxisTaps& t : plan_.row_taps)
+            for (int k = 0; k < taps; k++) read.push_back(t.idx[k]);
+        rows = RowSet::only(std::move(read));
+    }
+    for (int p = 0; p < 3; p++) n.rows[p] = rows;
+    return n;
+}
+
 std::unique_ptr<CpuKernel> SpeedFeature::make_cpu_kernel(const CpuTarget& target) const {
     return std::make_unique<SpeedKernel>(*this, target);
 }

@@ -24,6 +24,9 @@ public:
         if (spec_.kind == SpeedKind::chroma) return {6, 6, 0, 0};
         return {1, 1, 1, 1};
     }
+    // those planes' rows the anti-alias filter reads at the kept points (or
+    // that the prescale's interpolation reads for them)
+    InputNeeds input_needs() const override;
     std::unique_ptr<CpuKernel> make_cpu_kernel(const CpuTarget& target) const override;
 
 private:

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "cuda/input_layout.cuh"
+#include "core/input_layout.hpp"
 #include "features/speed/exact/covariance.hpp"
 #include "features/speed/exact/dimensions.hpp"
 #include "exact/filter.hpp"
@@ -53,8 +53,8 @@ struct DeviceWork {
 __host__ __device__ inline size_t out_floats(int num_blocks) { return 25 + static_cast<size_t>(num_blocks) + 2; }
 
 // Which samples image `img` of a batch is made of: frame img / per_frame of
-// the batch (frame position frame + 1; position 0 is the frame before the
-// batch), composed as exact::compose_image says.
+// the batch (at input position history + frame; the one before it at
+// history + frame - 1), composed as exact::compose_image says.
 struct ImageSourceRef {
     int plane;
     int position_a, side_a;
@@ -64,15 +64,15 @@ struct ImageSourceRef {
 
 using exact::images_per_frame;
 
-__host__ __device__ inline ImageSourceRef image_source(const DevicePlan& p, int img) {
+__host__ __device__ inline ImageSourceRef image_source(const DevicePlan& p, int history, int img) {
     const int per_frame = images_per_frame(p.kind);
     const int frame = img / per_frame;
     const exact::ImageComposition c = exact::compose_image(p.kind, p.use_ref_diff, img % per_frame);
     ImageSourceRef r{};
     r.plane = c.plane;
-    r.position_a = frame + 1 + c.a.frame;
+    r.position_a = history + frame + c.a.frame;
     r.side_a = c.a.side;
-    r.position_b = frame + 1 + c.b.frame;
+    r.position_b = history + frame + c.b.frame;
     r.side_b = c.b.side;
     r.diff = c.diff;
     return r;

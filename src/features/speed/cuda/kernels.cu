@@ -23,9 +23,7 @@ using exact::mirror_index;
 
 __device__ __forceinline__ float sample_at(const uint8_t* input, const InputLayout& L, int position, int side, int plane,
                                            int y, int x) {
-    const int compact_row = L.row_index[plane][y];
-    const uint8_t* row = input + static_cast<size_t>(position) * L.frame_bytes + L.plane_offset[side][plane] +
-                         static_cast<size_t>(compact_row) * L.row_bytes[plane];
+    const uint8_t* row = input_row(L, input, position, side, plane, y);
     if (L.bitdepth == 8) return exact::convert_8bit(row[x]);
     return exact::convert_hbd(reinterpret_cast<const uint16_t*>(row)[x], exact::sample_scaler(L.bitdepth));
 }
@@ -50,7 +48,7 @@ __global__ void k_resample(DevicePlan p, InputLayout L, const uint8_t* input, fl
     const int c = blockIdx.x * blockDim.x + threadIdx.x;
     const int r = blockIdx.y, img = blockIdx.z;
     if (c >= p.n_cols) return;
-    const ImageSourceRef s = image_source(p, img);
+    const ImageSourceRef s = image_source(p, L.history, img);
     const float v = exact::interpolate(p.method, p.col_taps[c], p.row_taps[r],
                                        [&](int y, int x) { return image_value(input, L, s, y, x); });
     out[(static_cast<size_t>(img) * p.n_rows + r) * p.n_cols + c] = v;
@@ -67,7 +65,7 @@ __global__ void k_antialias(DevicePlan p, InputLayout L, const uint8_t* input, c
     const int i = blockIdx.y, img = blockIdx.z;
     if (j >= d.operating_w) return;
     const int radius = taps.count / 2;
-    const ImageSourceRef s = image_source(p, img);
+    const ImageSourceRef s = image_source(p, L.history, img);
     const float* res = p.resample ? resampled + static_cast<size_t>(img) * p.n_rows * p.n_cols : nullptr;
     // horizontal taps over the vertical pass at each column they read
     const float v = exact::tap_sum(taps.v, taps.count, [&](int k) {
@@ -97,7 +95,7 @@ __global__ void __launch_bounds__(kRowThreads) k_antialias_rows(DevicePlan p, In
     const exact::Dimensions& d = p.dim;
     const int i = blockIdx.x, img = blockIdx.y;
     const int radius = taps.count / 2;
-    const ImageSourceRef s = image_source(p, img);
+    const ImageSourceRef s = image_source(p, L.history, img);
     const float* res = p.resample ? resampled + static_cast<size_t>(img) * p.n_rows * p.n_cols : nullptr;
     // vertical pass at every read column (compact column index c)
     for (int c = threadIdx.x; c < p.n_cols; c += blockDim.x) {

@@ -2,10 +2,11 @@
 // of every stage and the pinned records read back (25 eigenvalues, one
 // variance per block and two flags per image), and the host tail (the log2
 // sums, with the host's C library, as exactness needs).
-#include "features/speed/cuda/speed_device.hpp"
+#include "features/speed/cuda/part.hpp"
 
 #include <atomic>
 #include <cstring>
+#include <stdexcept>
 
 #include "cuda/device_feature.cuh"
 #include "cuda/device_memory.cuh"
@@ -69,33 +70,34 @@ public:
         record_ = out_floats(p.dim.num_blocks);
     }
 
-    void rows_read(std::set<int> rows[3]) const override {
-        const std::set<int> r = source_rows();
-        for (int p = first_plane(); p <= last_plane(); p++) rows[p].insert(r.begin(), r.end());
-    }
-    unsigned previous_frame_planes() const override { return spec_.kind == SpeedKind::temporal ? 1u : 0u; }
     int raw_count() const override { return spec_.kind == SpeedKind::chroma ? 3 : 1; }
+
+    size_t device_bytes(int frames) const override {
+        size_t bytes = 0;
+        buffers(frames, [&](size_t b) { bytes += b; });
+        return bytes;
+    }
 
     std::unique_ptr<QueueWork> make_queue_work(int frames) const override {
         auto q = std::make_unique<SpeedWork>();
-        const exact::Dimensions& d = plan_.dim;
-        const size_t images = static_cast<size_t>(frames) * images_per_frame(dplan_.kind);
-        const size_t dec = static_cast<size_t>(d.operating_w) * d.operating_h;
         DeviceWork& w = q->work;
-        w.images = static_cast<int>(images);
-        auto take = [&](size_t bytes) {
+        w.images = frames * images_per_frame(dplan_.kind);
+        void* taken[7] = {};
+        int n = 0;
+        buffers(frames, [&](size_t bytes) {
             q->scratch.emplace_back(bytes);
-            return q->scratch.back().get();
-        };
-        if (plan_.resample) w.resampled = static_cast<float*>(take(images * dplan_.n_rows * dplan_.n_cols * sizeof(float)));
-        w.decimated = static_cast<float*>(take(images * dec * sizeof(float)));
-        w.centred = static_cast<float*>(take(images * dec * sizeof(float)));
-        w.means = static_cast<float*>(take(images * exact::kBlockElems * sizeof(float)));
-        w.chains = static_cast<double*>(take(images * dplan_.layout.chains() * exact::kCovPairs * sizeof(double)));
-        w.cov = static_cast<float*>(take(images * exact::kBlockElems * exact::kBlockElems * sizeof(float)));
-        w.out = static_cast<float*>(take(images * record_ * sizeof(float)));
+            taken[n++] = q->scratch.back().get();
+        });
+        n = 0;
+        if (plan_.resample) w.resampled = static_cast<float*>(taken[n++]);
+        w.decimated = static_cast<float*>(taken[n++]);
+        w.centred = static_cast<float*>(taken[n++]);
+        w.means = static_cast<float*>(taken[n++]);
+        w.chains = static_cast<double*>(taken[n++]);
+        w.cov = static_cast<float*>(taken[n++]);
+        w.out = static_cast<float*>(taken[n++]);
         w.out_stride = record_;
-        q->records.allocate(images * record_ * sizeof(float));
+        q->records.allocate(static_cast<size_t>(w.images) * record_ * sizeof(float));
         return q;
     }
 
@@ -135,26 +137,20 @@ public:
     }
 
 private:
-    int first_plane() const { return spec_.kind == SpeedKind::chroma ? 1 : 0; }
-    int last_plane() const { return spec_.kind == SpeedKind::chroma ? 2 : 0; }
-
-    static int interpolation_taps(exact::PrescaleMethod m) {
-        switch (m) {
-        case exact::PrescaleMethod::nearest: return 1;
-        case exact::PrescaleMethod::bilinear: return 2;
-        case exact::PrescaleMethod::bicubic: return 4;
-        default: return 9;
-        }
-    }
-
-    // Rows of the original plane that the kernels read.
-    std::set<int> source_rows() const {
-        if (!plan_.resample) return {plan_.rows.begin(), plan_.rows.end()};
-        std::set<int> rows;
-        const int n = interpolation_taps(plan_.method);
-        for (const exact::AxisTaps& t : plan_.row_taps)
-            for (int k = 0; k < n; k++) rows.insert(t.idx[k]);
-        return rows;
+    // The device buffers of a queue for `frames` frames, in the order
+    // make_queue_work takes them: take(bytes) for each.
+    template <class Take>
+    void buffers(int frames, Take take) const {
+        const exact::Dimensions& d = plan_.dim;
+        const size_t images = static_cast<size_t>(frames) * images_per_frame(dplan_.kind);
+        const size_t dec = static_cast<size_t>(d.operating_w) * d.operating_h;
+        if (plan_.resample) take(images * dplan_.n_rows * dplan_.n_cols * sizeof(float));
+        take(images * dec * sizeof(float));
+        take(images * dec * sizeof(float));
+        take(images * exact::kBlockElems * sizeof(float));
+        take(images * dplan_.layout.chains() * exact::kCovPairs * sizeof(double));
+        take(images * exact::kBlockElems * exact::kBlockElems * sizeof(float));
+        take(images * record_ * sizeof(float));
     }
 
     void read_record(const float* rec, ImageStats& st) const {
@@ -176,12 +172,10 @@ private:
 
 }  // namespace
 
-bool is_speed_feature(const Feature& feature) { return dynamic_cast<const SpeedFeature*>(&feature) != nullptr; }
-
-std::unique_ptr<cuda::DeviceFeature> make_speed_device_feature(const Feature& feature, Dispatch dispatch) {
+std::unique_ptr<EnginePart> speed::make_cuda_part(const Feature& feature, const PartContext& context) {
     const auto* f = dynamic_cast<const SpeedFeature*>(&feature);
-    if (!f) return nullptr;
-    return std::make_unique<SpeedDevice>(*f, dispatch);
+    if (!f) throw std::logic_error("speed: make_cuda_part got a feature that is not SpEED: " + feature.name());
+    return std::make_unique<SpeedDevice>(*f, context.dispatch);
 }
 
 }  // namespace speedqa
