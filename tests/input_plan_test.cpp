@@ -5,7 +5,10 @@
 
 #include "core/input_plan.hpp"
 #include "features/registry.hpp"
+#include "support/host_input.hpp"
 #include "support/run_feature.hpp"
+
+#include <cstring>
 
 namespace speedqa::testing {
 namespace {
@@ -71,6 +74,54 @@ TEST(InputPlan, CambiReadsTheDistortedLumaAndTheReferenceOnlyWithFullRef) {
     // the positions are whole multiples of the alignment
     EXPECT_EQ(both.layout.frame_bytes % 256, 0u);
     EXPECT_GE(both.layout.plane_offset[1][0], 480 * 270);
+}
+
+}  // namespace
+}  // namespace speedqa::testing
+
+namespace speedqa::testing {
+namespace {
+
+// HostInput lays frames out as the plan says: every staged row reads back
+// through input_row / input_sample, history positions hold the frames before.
+TEST(InputPlan, HostInputHoldsEveryPlannedRowWhereTheLayoutSays) {
+    const VideoFormat f{176, 168, PixelFormat::yuv420, 10};
+    const FeatureSet set = feature_set(all_features(), {"motion=motion_five_frame_window=true", "speed_chroma"}, f);
+    std::vector<uint8_t> rbytes(f.frame_bytes() * 5), dbytes(f.frame_bytes() * 5);
+    for (size_t i = 0; i < rbytes.size(); i += 2) {
+        const uint16_t a = static_cast<uint16_t>((i * 7) % 1024), b = static_cast<uint16_t>((i * 13 + 5) % 1024);
+        std::memcpy(&rbytes[i], &a, 2);
+        std::memcpy(&dbytes[i], &b, 2);
+    }
+    std::vector<Picture> ref, dis;
+    for (int k = 0; k < 5; k++) {
+        ref.push_back(picture_in_frame(f, rbytes.data() + f.frame_bytes() * static_cast<size_t>(k)));
+        dis.push_back(picture_in_frame(f, dbytes.data() + f.frame_bytes() * static_cast<size_t>(k)));
+    }
+    HostInput in(f, set.list);
+    in.fill(ref, dis, 3, 2);  // frames 3, 4 and, before them, 1, 2
+    const InputLayout& L = in.layout();
+    ASSERT_EQ(L.history, 2);
+    const auto sample = [&](const Picture& p, int plane, int y, int x) {
+        uint16_t v;
+        std::memcpy(&v, p.plane[plane] + p.stride[plane] * y + 2 * x, 2);
+        return unsigned{v};
+    };
+    long long checked = 0;
+    for (int k = 0; k < 2; k++)
+        for (int d = 0; d <= 2; d++) {
+            const int frame = 3 + k - d;
+            for (int y = 0; y < f.feature_h(0); y++)
+                for (int x = 0; x < f.feature_w(0); x += 7, checked++)
+                    ASSERT_EQ(input_sample(L, in.data(), L.position(k, d), 0, 0, y, x), sample(ref[frame], 0, y, x));
+        }
+    for (int plane = 1; plane < 3; plane++)
+        for (int y : in.plan().rows[plane])
+            for (int side = 0; side < 2; side++)
+                for (int x = 0; x < f.feature_w(plane); x += 5, checked++)
+                    ASSERT_EQ(input_sample(L, in.data(), L.position(1), side, plane, y, x),
+                              sample((side == 0 ? ref : dis)[4], plane, y, x));
+    EXPECT_GT(checked, 1000);
 }
 
 }  // namespace
