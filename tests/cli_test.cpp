@@ -420,3 +420,51 @@ TEST_F(Cli, KilledWhileWritingLeavesNoFile) {
 
 }  // namespace
 }  // namespace speedqa::testing
+
+namespace speedqa::testing {
+namespace {
+
+// --jobs: every line's output equals a run of its own; lines that share a
+// reference score in one pass; a bad line is reported with its number and
+// the others still run (exit 1); -r/-d/-o beside it are refused.
+TEST_F(Cli, JobsFileScoresEveryGoodLineAsASingleRunWould) {
+    const std::string geometry = " -w 576 -h 324 -p 420 -b 8 --no_prediction --feature speed_chroma --feature speed_temporal --json --precision max";
+    const std::string ref = path("v1_ref.yuv"), dis = path("v1_dis.yuv");
+    std::filesystem::copy_file(dis, path("v1 dis copy.yuv"), std::filesystem::copy_options::overwrite_existing);
+    write(dir / "jobs.txt", "# three good lines, two sharing a reference, and bad ones\n"
+                            "\n" + ref + " " + dis + " " + path("j1.json") + "\n" +
+                            ref + "\t\"" + path("v1 dis copy.yuv") + "\"  " + path("j2.json") + "\n" +
+                            ref + " " + path("missing.yuv") + " " + path("j3.json") + "\n" +
+                            dis + " " + ref + " " + path("j4.json") + "\n" +
+                            "only two\n" +
+                            ref + " " + dis + " " + path("j1.json") + "\n" +
+                            ref + " \"" + dis + " " + path("j5.json") + "\n");
+    const Result jobs = run("--jobs " + path("jobs.txt") + geometry);
+    EXPECT_EQ(jobs.status, 1);
+    // the bad lines, each on its own line with its number
+    for (const char* m : {"jobs.txt:5: " , "missing.yuv: cannot open", "jobs.txt:7: expected 3 fields", "jobs.txt:8: line 3 already writes",
+                          "jobs.txt:9: a quoted field is not closed", "3 lines scored, 4 failed"})
+        EXPECT_NE(jobs.err.find(m), std::string::npos) << m << "\n" << jobs.err;
+    const Result single = run("-r " + ref + " -d " + dis + geometry + " -o -");
+    const Result swapped = run("-r " + dis + " -d " + ref + geometry + " -o -");
+    ASSERT_EQ(single.status, 0) << single.err;
+    const auto frames_of_file = [&](const char* name) { return parse_json(slurp(dir / name))["frames"]; };
+    EXPECT_EQ(frames_of_file("j1.json"), parse_json(single.out)["frames"]);
+    EXPECT_EQ(frames_of_file("j2.json"), parse_json(single.out)["frames"]);
+    EXPECT_EQ(frames_of_file("j4.json"), parse_json(swapped.out)["frames"]);
+    EXPECT_FALSE(std::filesystem::exists(dir / "j3.json"));
+    EXPECT_FALSE(std::filesystem::exists(dir / "j5.json"));
+    // the command line's files go in the jobs file, not beside it
+    const Result both = run("--jobs " + path("jobs.txt") + " -r " + ref + geometry);
+    EXPECT_EQ(both.status, 1);
+    EXPECT_NE(both.err.find("no -r, -d or -o beside it"), std::string::npos) << both.err;
+    const Result none = run("--jobs " + path("no-such-jobs.txt") + geometry);
+    EXPECT_EQ(none.status, 1);
+    EXPECT_NE(none.err.find("cannot read it"), std::string::npos) << none.err;
+    EXPECT_EQ(std::count(none.err.begin(), none.err.end(), '\n'), 1) << none.err;
+    const Result neither = run(geometry);
+    EXPECT_NE(neither.err.find("--reference is required"), std::string::npos) << neither.err;
+}
+
+}  // namespace
+}  // namespace speedqa::testing

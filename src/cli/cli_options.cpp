@@ -87,11 +87,16 @@ ParseResult parse_command_line(int argc, char** argv, Settings& s) {
 
     app.add_option("-r,--reference", s.reference,
                    "Reference: .y4m, raw .yuv (with -w -h -p -b) or encoded video ('-' = y4m on standard input)")
-        ->type_name("PATH")->required();
+        ->type_name("PATH");
     app.add_option("-d,--distorted", s.distorted,
                    "Distorted video(s), as the reference; several (-d a.mp4 b.mp4 or -d a.mp4 -d b.mp4): each is\n"
                    "scored against the one decoded reference, into its own -o file (%s in -o: its name)")
-        ->type_name("PATH ...")->required();
+        ->type_name("PATH ...");
+    app.add_option("--jobs", s.jobs_file,
+                   "A catalogue in one run: each line of FILE a reference, a distorted video and an output path\n"
+                   "(quote paths with spaces; # comments); the other flags apply to every line; lines that share\n"
+                   "a reference decode it once; a bad line is reported and the others still run")
+        ->type_name("FILE");
     app.add_option("-w,--width", width, "Width (raw .yuv)")->type_name("INT");
     app.add_option("-h,--height", height, "Height (raw .yuv)")->type_name("INT");
     app.add_option("-p,--pixel_format", pix, "Pixel format of raw .yuv: 420, 422, 444 (or 400)")->type_name("{420,422,444,400}");
@@ -193,6 +198,15 @@ ParseResult parse_command_line(int argc, char** argv, Settings& s) {
                                                        (s.parity ? "--parity" : "--backend cuda") + " needs");
         if (s.parity && s.distorted.size() > 1)
             throw CLI::ValidationError("--parity", "compares the engines on one distorted video");
+        if (!s.jobs_file.empty()) {
+            if (!s.reference.empty() || !s.distorted.empty() || !s.output.empty())
+                throw CLI::ValidationError("--jobs", "takes the references, distorted videos and outputs from the file: "
+                                                     "no -r, -d or -o beside it");
+            if (s.parity) throw CLI::ValidationError("--jobs", "cannot be combined with --parity");
+        } else {
+            if (s.reference.empty()) throw CLI::RequiredError("--reference");
+            if (s.distorted.empty()) throw CLI::RequiredError("--distorted");
+        }
         s.outputs = output_paths(s.output, s.distorted);
         if (!frame_cnt.empty()) s.frame_cnt = parse_unsigned("--frame_cnt", frame_cnt);
         if (!skip_ref.empty()) s.frame_skip_ref = parse_unsigned("--frame_skip_ref", skip_ref);

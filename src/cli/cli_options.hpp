@@ -35,6 +35,8 @@ struct Settings {
     bool no_prediction = false;
     int batch = 0;
     bool parity = false;  // run the CPU and CUDA engines and compare every value
+    std::string jobs_file;  // --jobs: lines of reference, distorted, output (replaces -r, -d, -o)
+    bool exit_when_done = true;  // run() may leave the process once its output is written
 };
 
 enum class ParseResult { run, exit_ok, exit_error };

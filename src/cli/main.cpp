@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "cli/cli_options.hpp"
+#include "cli/jobs.hpp"
 #include "cli/plot_command.hpp"
 #include "cli/run.hpp"
 #include "speedqa/error.hpp"
@@ -24,7 +25,7 @@ int main(int argc, char** argv) {
         case speedqa::cli::ParseResult::exit_error: return 1;
         case speedqa::cli::ParseResult::run: break;
         }
-        const int status = speedqa::cli::run(settings);
+        const int status = settings.jobs_file.empty() ? speedqa::cli::run(settings) : speedqa::cli::run_jobs(settings);
         speedqa::cli::flush_stdout();
         return status;
     } catch (const speedqa::Error& e) {

@@ -339,7 +339,7 @@ int run(const Settings& s) {
     // staging) costs tens of milliseconds, and on a short clip with auto the
     // CUDA engine may still be starting, which would have to finish first:
     // the process leaves without either; the system reclaims it all.
-    if (holds_device) {
+    if (holds_device && s.exit_when_done) {
         flush_stdout();
         std::fflush(stderr);
         std::_Exit(0);

@@ -6,7 +6,9 @@
 
 namespace speedqa::cli {
 
-// Returns the process exit status. Throws speedqa::Error on bad input.
+// Returns the process exit status. Throws speedqa::Error on bad input. With
+// s.exit_when_done and a GPU held, leaves the process at once once the
+// output is written (releasing a GPU costs tens of milliseconds).
 int run(const Settings& s);
 
 // Flushes standard output; throws Error when what was printed there did not
