@@ -1,30 +1,35 @@
 #!/usr/bin/env bash
 # Gets a checkout ready for the GPU machine, which receives the repository
-# only and has no package registry: copies the third-party headers and
-# sources the build needs into .deps/ and (unless --no-build) builds the
-# binaries here into .device/bin so that the device run spends no time
-# compiling (without libav and cairo: the GPU machine has no FFmpeg libraries, and
-# cairo there is not known). The device tests use the repository's test-data subset.
-# Both folders are git-ignored; name them in the device call's `carry`.
-# CUDA_ARCHS (default: the shipped set, sm_75 to sm_90) narrows the build
-# for quick iterations, e.g. CUDA_ARCHS=90-real.
+# only (at most 64 MiB) and has no package registry: builds the binaries
+# here (CUDA for the GPU's architecture only: CUDA_ARCHS, default 90-real,
+# the H200) into .device/bin, and packs what the device tests read of the
+# shared test data (the clips, the SpEED and the models' golden files) into
+# .device/testdata. The folder is git-ignored: name it in the device
+# call's `carry`, with .deps (the third-party headers the build needs there
+# if it builds there instead). tools/device_check.sh unpacks and runs it all.
+#   tools/prepare_device.sh [--no-build]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+shared=${SPEEDQA_SHARED_TESTDATA:-../shared/testdata}
 mkdir -p .deps/include .deps/lib .device
 cp -r /usr/include/CLI /usr/include/nlohmann /usr/include/lzma.h /usr/include/lzma .deps/include/
 cp /usr/lib/x86_64-linux-gnu/liblzma.a .deps/lib/
 rm -rf .deps/googletest && cp -r /usr/src/googletest .deps/googletest
 if [ "${1:-}" != "--no-build" ]; then
-  archs=()
-  [ -n "${CUDA_ARCHS:-}" ] && archs=(-DCMAKE_CUDA_ARCHITECTURES="$CUDA_ARCHS")
-  cmake -S . -B build-device -G Ninja -DSPEEDQA_CUDA=ON -DSPEEDQA_LIBAV=OFF -DSPEEDQA_CAIRO=OFF -DCMAKE_BUILD_TYPE=Release "${archs[@]}" >/dev/null
-  ninja -C build-device speedqa_cli speedqa_tests speedqa_speed_tests speedqa_io_tests speedqa_cuda_tests speedqa_bench \
-    speedqa_device_probe
-  rm -rf .device/bin .device/testdata && mkdir -p .device/bin
+  export CCACHE_BASEDIR=$PWD/..
+  launcher=()
+  command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
+  cmake -S . -B build-device -G Ninja -DSPEEDQA_CUDA=ON -DSPEEDQA_LIBAV=OFF -DSPEEDQA_CAIRO=OFF -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCHS:-90-real}" "${launcher[@]}" >/dev/null
+  ninja -C build-device speedqa_cli speedqa_tests speedqa_cuda_tests speedqa_bench speedqa_device_probe
+  rm -rf .device/bin && mkdir -p .device/bin
   cp build-device/speedqa build-device/tests/speedqa_tests build-device/tests/speedqa_cuda_tests \
-     build-device/src/features/speed/speedqa_speed_tests build-device/bench/speedqa_bench \
-     build-device/bench/speedqa_device_probe .device/bin/
-  cp build-device/tests/speedqa_io_tests .device/bin/ 2>/dev/null || true
+     build-device/bench/speedqa_bench build-device/bench/speedqa_device_probe .device/bin/
   strip .device/bin/* 2>/dev/null || true
 fi
-du -sh .deps .device
+# the test data the device runs read (not the covariance sums): the clips
+# as they are, the manifests and golden files packed with xz
+rm -rf .device/testdata && mkdir -p .device/testdata
+cp "$shared"/*.yuv.xz .device/testdata/
+tar -C "$shared" -cJf .device/testdata/json.tar.xz clips.json optionsets.json golden models --exclude='*.md'
+du -sh .deps .device .device/*
