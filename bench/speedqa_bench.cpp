@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -119,6 +120,24 @@ private:
     const uint8_t* data_ = nullptr;
 };
 
+// The features of a case: one --feature string, several joined by '+', or
+// a model's name for the features (at their options) the model reads.
+std::vector<std::string> features_of(const std::string& c) {
+    if (c == "vmaf_v0.6.1") return {"adm", "vif", "motion"};
+    if (c == "vmaf_v1.0.16_3d0h")
+        return {"cambi=cambi_high_res_speedup=1080:cambi_vis_lum_threshold=0.06:cambi_max_val=17",
+                "speed_chroma=speed_kernelscale=1.0:speed_nn_floor=0.1:speed_sigma_nn=0.19:speed_weight_var_mode=5:"
+                "speed_max_val=45.0",
+                "adm=adm_csf_mode=2:adm_dlm_weight=0.7:adm_enhn_gain_limit=1:adm_min_val=0.5:adm_noise_weight=0.02:"
+                "adm_norm_view_dist=3:adm_ref_display_height=1080",
+                "motion=motion_max_val=18"};
+    std::vector<std::string> out;
+    std::stringstream ss(c);
+    std::string item;
+    while (std::getline(ss, item, '+')) out.push_back(item);
+    return out;
+}
+
 // `frames` distinct frames are generated; the engine scores `scored` frames
 // cycling through them (the CUDA engine needs many batches in flight to show
 // its steady state; distinct frames would not fit in memory at 4K).
@@ -134,9 +153,15 @@ CaseResult run_case(const VideoFormat& f, const std::string& feature, const std:
             ref.push_back(rstore.picture(f, i % frames));
             dis.push_back(dstore.picture(f, i % frames));
         }
-        const FeatureRequest req = parse_feature_request(feature);
-        const auto owned = make_feature(*find_feature(req.name), f, req.options);
-        const std::vector<const Feature*> specs = {owned.get()};
+        std::vector<std::unique_ptr<Feature>> owned;
+        std::vector<const Feature*> specs;
+        for (const std::string& one : features_of(feature)) {
+            const FeatureRequest req = parse_feature_request(one);
+            const FeatureDef* def = find_feature(req.name);
+            if (!def) throw std::runtime_error("unknown feature " + req.name);
+            owned.push_back(make_feature(*def, f, req.options));
+            specs.push_back(owned.back().get());
+        }
         EngineChoice c;
         c.backend = backend;
         c.threads = threads;
@@ -310,7 +335,7 @@ int main(int argc, char** argv) {
         else if (a == "--mpx") frame_budget_mpx = std::atof(v.c_str());
         else if (a == "--cuda-cycles") cuda_cycles = std::max(1, std::atoi(v.c_str()));
         else {
-            std::fprintf(stderr, "usage: speedqa_bench [--sizes WxH,...] [--features f,...] [--engines "
+            std::fprintf(stderr, "usage: speedqa_bench [--sizes WxH,...] [--features f,f+g,vmaf_v0.6.1,...] [--engines "
                                  "cpu-reference:1,cpu:1,cpu:2,cuda,cuda-pinned,auto] [--repeats N] [--bitdepth B] [--mpx M] [--cuda-cycles N]\n");
             return 1;
         }
