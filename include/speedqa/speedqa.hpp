@@ -76,6 +76,16 @@ public:
 
     // Frames one push_batch should carry to keep the engine busy.
     int preferred_batch() const;
+    // The frames before and after a range of a clip that a run must push for
+    // the range's frames to get the values a run of the whole clip gives
+    // them (temporal features' warm-up, motion2's next frame): push from
+    // `before` frames ahead of the range's first frame (or the clip's start)
+    // to `after` frames past its last (or the clip's end), and keep the
+    // range's frames.
+    struct FrameContext {
+        int before = 0, after = 0;
+    };
+    FrameContext frame_context() const;
     // The caller knows how many frames it will push (lets `auto` judge
     // whether starting a GPU pays).
     void expect_frames(long long frames);

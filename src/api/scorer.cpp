@@ -158,6 +158,15 @@ const std::vector<std::string>& Scorer::metric_names() const { return impl_->nam
 std::string Scorer::backend_description() const { return impl_->engine->describe(); }
 const std::string& Scorer::backend_choice() const { return impl_->engine_note; }
 int Scorer::preferred_batch() const { return impl_->engine->preferred_batch(); }
+Scorer::FrameContext Scorer::frame_context() const {
+    FrameContext c;
+    for (const Feature* f : impl_->feature_ptrs) {
+        const Feature::Context fc = f->context();
+        c.before = std::max(c.before, fc.before);
+        c.after = std::max(c.after, fc.after);
+    }
+    return c;
+}
 void Scorer::expect_frames(long long frames) { impl_->engine->expect_frames(frames); }
 bool Scorer::holds_device() const { return impl_->engine->holds_device() || impl_->engine->device_start_pending(); }
 std::vector<std::string> Scorer::notes() const { return impl_->engine->notes(); }

@@ -92,6 +92,12 @@ ParseResult parse_command_line(int argc, char** argv, Settings& s) {
                    "Distorted video(s), as the reference; several (-d a.mp4 b.mp4 or -d a.mp4 -d b.mp4): each is\n"
                    "scored against the one decoded reference, into its own -o file (%s in -o: its name)")
         ->type_name("PATH ...");
+    std::string frame_range;
+    app.add_option("--frame_range", frame_range,
+                   "Score frames A to B-1 of the clip (A: to its end), reading the frames before and after them\n"
+                   "that temporal features need, into a shard: -o gets a JSON file of exact values that\n"
+                   "`speedqa merge` joins into the file one run of the whole clip writes")
+        ->type_name("A:B");
     app.add_option("--jobs", s.jobs_file,
                    "A catalogue in one run: each line of FILE a reference, a distorted video and an output path\n"
                    "(quote paths with spaces; # comments); the other flags apply to every line; lines that share\n"
@@ -207,6 +213,25 @@ ParseResult parse_command_line(int argc, char** argv, Settings& s) {
             if (s.reference.empty()) throw CLI::RequiredError("--reference");
             if (s.distorted.empty()) throw CLI::RequiredError("--distorted");
         }
+        if (!frame_range.empty()) {
+            const size_t colon = frame_range.find(':');
+            if (colon == std::string::npos)
+                throw CLI::ValidationError("--frame_range", "\"" + frame_range + "\" is not A:B (or A: for the rest of the clip)");
+            s.ranged = true;
+            s.range_first = parse_unsigned("--frame_range", frame_range.substr(0, colon));
+            const std::string end = frame_range.substr(colon + 1);
+            if (!end.empty()) {
+                s.range_end = parse_unsigned("--frame_range", end);
+                if (s.range_end <= s.range_first)
+                    throw CLI::ValidationError("--frame_range", frame_range + " holds no frame (B must be above A)");
+            }
+            if (formats > 0 || !precision.empty() || !subsample.empty())
+                throw CLI::ValidationError("--frame_range", "writes a shard (exact values in JSON): give the layout, "
+                                                            "--precision and --subsample to speedqa merge");
+            if (s.output.empty() && s.jobs_file.empty())
+                throw CLI::ValidationError("--frame_range", "needs -o for its shard");
+            if (s.parity) throw CLI::ValidationError("--frame_range", "cannot be combined with --parity");
+        }
         s.outputs = output_paths(s.output, s.distorted);
         if (!frame_cnt.empty()) s.frame_cnt = parse_unsigned("--frame_cnt", frame_cnt);
         if (!skip_ref.empty()) s.frame_skip_ref = parse_unsigned("--frame_skip_ref", skip_ref);
@@ -253,6 +278,42 @@ ParseResult parse_plot_command_line(int argc, char** argv, PlotSettings& s) {
         return ParseResult::exit_ok;
     } catch (const CLI::ParseError& e) {
         std::fprintf(stderr, "speedqa plot: error: %s\nRun 'speedqa plot --help' for usage.\n", e.what());
+        return ParseResult::exit_error;
+    }
+    return ParseResult::run;
+}
+
+ParseResult parse_merge_command_line(int argc, char** argv, MergeSettings& s) {
+    CLI::App app{"speedqa merge: joins the shards of a clip (speedqa --frame_range A:B ... -o SHARD) into the file one\n"
+                 "run of the whole clip writes, in any layout, every per-frame and pooled value the same.",
+                 "speedqa merge"};
+    set_help(app, 30);
+    std::string precision, subsample;
+    bool xml = false, json = false, csv = false, sub = false;
+    app.add_option("shards", s.shards, "The shards, in any order; together they cover the clip once")->required();
+    app.add_option("-o,--output", s.output, "Output file ('-' = standard output)")->type_name("PATH")->required();
+    app.add_flag("--xml", xml, "Write XML (default)");
+    app.add_flag("--json", json, "Write JSON");
+    app.add_flag("--csv", csv, "Write CSV");
+    app.add_flag("--sub", sub, "Write subtitles");
+    app.add_option("--precision", precision, "Digits after the point for every value, or 'max' (%.17g, round-trip)")->type_name("INT|max");
+    app.add_option("--subsample", subsample, "Report every Nth frame")->type_name("INT");
+    try {
+        app.parse(argc, argv);
+        if (xml + json + csv + sub > 1) throw CLI::ValidationError("--xml/--json/--csv/--sub", "choose one output format");
+        s.format = json ? io::OutputFormat::json : csv ? io::OutputFormat::csv : sub ? io::OutputFormat::sub : io::OutputFormat::xml;
+        if (precision == "max") s.precision.max = true;
+        else if (!precision.empty()) {
+            const unsigned p = parse_unsigned("--precision", precision);
+            if (p > 17) throw CLI::ValidationError("--precision", "should be 0..17 or max");
+            s.precision.digits = static_cast<int>(p);
+        }
+        if (!subsample.empty()) s.subsample = parse_unsigned("--subsample", subsample);
+    } catch (const CLI::CallForHelp&) {
+        std::printf("%s", app.help().c_str());
+        return ParseResult::exit_ok;
+    } catch (const CLI::ParseError& e) {
+        print_error("error", std::string(e.what()) + " (see speedqa merge --help)");
         return ParseResult::exit_error;
     }
     return ParseResult::run;

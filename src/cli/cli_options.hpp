@@ -36,6 +36,10 @@ struct Settings {
     int batch = 0;
     bool parity = false;  // run the CPU and CUDA engines and compare every value
     std::string jobs_file;  // --jobs: lines of reference, distorted, output (replaces -r, -d, -o)
+    // --frame_range A:B: frames [range_first, range_end) of the clip (-1: to
+    // its end), written as a shard (io::format_shard) for `speedqa merge`
+    bool ranged = false;
+    long long range_first = 0, range_end = -1;
     bool exit_when_done = true;  // run() may leave the process once its output is written
 };
 
@@ -56,6 +60,16 @@ struct PlotSettings {
 // Parses the plot subcommand's arguments (argv[0] is "plot"), as
 // parse_command_line does the main command's.
 ParseResult parse_plot_command_line(int argc, char** argv, PlotSettings& out);
+
+// `speedqa merge SHARD... -o OUT [--xml|--json|--csv|--sub] [--precision] [--subsample]`.
+struct MergeSettings {
+    std::vector<std::string> shards;
+    std::string output;
+    io::OutputFormat format = io::OutputFormat::xml;
+    io::Precision precision;
+    unsigned subsample = 0;
+};
+ParseResult parse_merge_command_line(int argc, char** argv, MergeSettings& out);
 
 // Prints "speedqa: <kind>: <message>" on stderr as one line: a newline or
 // other control character in the message (a file name may hold one) is

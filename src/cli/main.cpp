@@ -5,6 +5,7 @@
 
 #include "cli/cli_options.hpp"
 #include "cli/jobs.hpp"
+#include "cli/merge_command.hpp"
 #include "cli/plot_command.hpp"
 #include "cli/run.hpp"
 #include "speedqa/error.hpp"
@@ -18,6 +19,7 @@ extern "C" const char* __lsan_default_suppressions() { return "leak:libfontconfi
 
 int main(int argc, char** argv) {
     if (argc > 1 && std::string_view(argv[1]) == "plot") return speedqa::cli::plot_main(argc - 1, argv + 1);
+    if (argc > 1 && std::string_view(argv[1]) == "merge") return speedqa::cli::merge_main(argc - 1, argv + 1);
     speedqa::cli::Settings settings;
     try {
         switch (speedqa::cli::parse_command_line(argc, argv, settings)) {

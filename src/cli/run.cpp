@@ -56,9 +56,10 @@ public:
         if (enabled_) std::fprintf(stderr, "\n");
     }
     double fps(long long frames) const {
-        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+        const double s = seconds();
         return s > 0 ? frames / s : 0;
     }
+    double seconds() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
 
 private:
     bool enabled_;
@@ -129,6 +130,7 @@ struct Job {
     io::RecentFrames recent;  // the last frames pushed
     long long frames = 0;  // pairs pushed
     bool ended = false;
+    bool clip_end = false;  // --frame_range: the run reached the clip's end
 };
 
 void create_scorers(Job& j, const VideoFormat& format, const Settings& s) {
@@ -199,7 +201,9 @@ void flush(Job& j) {
 
 // The scores as the output file holds them, or their pooled means on
 // standard output when there is no file.
-void write_scores(Job& j, const Settings& s, const VideoFormat& format, double fps) {
+// first: the clip's index of the run's first frame (the warm-up of
+// --frame_range); seconds: the scoring time, for a shard.
+void write_scores(Job& j, const Settings& s, const VideoFormat& format, double fps, long long first, double seconds) {
     io::ScoreTable table;
     table.metric_names = j.scorer->metric_names();
     table.width = format.width;
@@ -208,6 +212,18 @@ void write_scores(Job& j, const Settings& s, const VideoFormat& format, double f
     table.subsample = s.subsample;
     table.fps = fps;
     table.frames.reserve(j.scores.size());
+    if (s.ranged) {
+        // the range's frames of those scored, as a shard
+        for (FrameScores& f : j.scores) {
+            const long long index = first + f.index;
+            if (index >= s.range_first && (s.range_end < 0 || index < s.range_end)) table.frames.push_back(std::move(f.values));
+        }
+        io::ShardInfo info;
+        info.first = s.range_first;
+        info.clip_end = j.clip_end && (s.range_end < 0 || first + j.frames <= s.range_end);
+        info.seconds = seconds;
+        return io::write_file(j.output, io::format_shard(table, info));
+    }
     for (FrameScores& f : j.scores) table.frames.push_back(std::move(f.values));
     if (!j.output.empty()) return io::write_scores_file(j.output, s.format, table, s.precision);
     // (vmaf prints its models' pooled means on a terminal)
@@ -253,6 +269,26 @@ int run(const Settings& s) {
     timer.mark("create engine");
     skip_frames(*ref, s.frame_skip_ref, "--frame_skip_ref");
     for (Job& j : jobs) skip_frames(*j.dis, s.frame_skip_dist, "--frame_skip_dist");
+    // --frame_range A:B: from the frames before A that the features' warm-up
+    // reads (or the clip's start) to those after B - 1 they look ahead to;
+    // `first` is the clip's index of the first frame scored, `limit` how
+    // many frames are read from there (0: to the end)
+    long long first = 0, limit = s.frame_cnt;
+    if (s.ranged) {
+        const Scorer::FrameContext ctx = jobs.front().scorer->frame_context();
+        first = std::max(0LL, s.range_first - ctx.before);
+        if (s.frame_cnt && first >= s.frame_cnt)
+            throw Error("--frame_range " + std::to_string(s.range_first) + ": past the " + std::to_string(s.frame_cnt) +
+                        " frames of --frame_cnt");
+        const unsigned skip = static_cast<unsigned>(first);
+        skip_frames(*ref, skip, "--frame_range");
+        for (Job& j : jobs) skip_frames(*j.dis, skip, "--frame_range");
+        limit = s.frame_cnt ? s.frame_cnt - first : 0;
+        if (s.range_end >= 0) {
+            const long long upto = s.range_end + ctx.after - first;
+            limit = limit ? std::min(limit, upto) : upto;
+        }
+    }
 
     // files (not pipes, not encoded video): their frame counts are known up front
     bool lengths_known = ref->frame_count() >= 0;
@@ -262,8 +298,8 @@ int run(const Settings& s) {
             continue;
         }
         long long n = std::min(ref->frame_count() - static_cast<long long>(s.frame_skip_ref),
-                               j.dis->frame_count() - static_cast<long long>(s.frame_skip_dist));
-        if (s.frame_cnt) n = std::min<long long>(n, s.frame_cnt);
+                               j.dis->frame_count() - static_cast<long long>(s.frame_skip_dist)) - first;
+        if (limit) n = std::min<long long>(n, limit);
         j.scorer->expect_frames(std::max(0LL, n));
     }
 
@@ -286,7 +322,7 @@ int run(const Settings& s) {
         batch.clear();
         bool ref_ended = false;
         while (static_cast<int>(batch.size()) < batch_size) {
-            if (s.frame_cnt && index + static_cast<long long>(batch.size()) >= s.frame_cnt) {
+            if (limit && index + static_cast<long long>(batch.size()) >= limit) {
                 ref_ended = true;
                 break;
             }
@@ -313,6 +349,18 @@ int run(const Settings& s) {
     for (Job& j : jobs) flush(j);
     progress.finish();
     timer.mark("score all frames");
+    if (s.ranged) {
+        // whether each shard reached the clip's end: an input ran out, or
+        // --frame_cnt ended it, or nothing follows the frames read
+        const bool cnt_end = s.frame_cnt && first + index >= static_cast<long long>(s.frame_cnt);
+        const bool ref_end = ref_ran_out || cnt_end || !ref->next();
+        for (Job& j : jobs) j.clip_end = ref_end || j.frames < index || !j.dis->next();
+        for (const Job& j : jobs)
+            if (first + j.frames <= s.range_first)
+                throw Error("--frame_range " + std::to_string(s.range_first) + ":" +
+                            (s.range_end >= 0 ? std::to_string(s.range_end) : std::string()) + ": the clip has only " +
+                            std::to_string(first + j.frames) + " frames");
+    }
     for (const Job& j : jobs) {
         if (j.frames > 0) continue;
         const bool ref_empty = index == 0;
@@ -331,7 +379,7 @@ int run(const Settings& s) {
         if (j.twin) return report_parity(j.scorer->metric_names(), j.scores, j.twin_scores);
         if (s.backend == "auto" && !s.gpumask && !s.quiet)
             std::fprintf(stderr, "%s%s\n", j.label.c_str(), j.scorer->backend_description().c_str());
-        write_scores(j, s, format, progress.fps(index));
+        write_scores(j, s, format, progress.fps(index), first, progress.seconds());
         holds_device = holds_device || j.scorer->holds_device();
     }
     timer.mark("write output");

@@ -131,6 +131,15 @@ public:
 
     // Previous frames the kernel reads (0, 1 or 2).
     virtual int history() const { return 0; }
+    // The frames around a frame that its outputs depend on, kernel and
+    // sequencer together: a run that starts `before` frames ahead of frame A
+    // and reads `after` frames past frame B - 1 gives frames A .. B - 1 the
+    // outputs a run of the whole clip gives them (--frame_range). Default:
+    // the kernel's history, nothing after.
+    struct Context {
+        int before = 0, after = 0;
+    };
+    virtual Context context() const { return {history(), 0}; }
     // The planes the kernel reads (bit p: plane p): an engine may hand it
     // pictures whose other planes are null.
     struct PlanesRead {

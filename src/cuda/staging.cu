@@ -10,8 +10,6 @@
 namespace speedqa::cuda {
 namespace {
 
-constexpr size_t kAlign = 256;
-size_t align_up(size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
 
 // Copies a row into pinned staging with non-temporal stores: the bytes go to
 // memory rather than into the CPU's caches, so that the DMA that uploads

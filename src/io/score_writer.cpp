@@ -161,6 +161,36 @@ void write_sub(std::string& o, const ScoreTable& t, Precision p) {
 
 }  // namespace
 
+std::string format_shard(const ScoreTable& t, const ShardInfo& info) {
+    std::string o = "{\n";
+    appendf(o, "  \"version\": \"%s\",\n", t.version.c_str());
+    appendf(o, "  \"speedqa_shard\": {\"first\": %lld, \"end\": %lld, \"clip_end\": %s, \"seconds\": %.17g, "
+               "\"width\": %d, \"height\": %d},\n",
+            info.first, info.first + static_cast<long long>(t.frames.size()), info.clip_end ? "true" : "false", info.seconds,
+            t.width, t.height);
+    o += "  \"frames\": [";
+    std::string nonfinite;
+    for (size_t i = 0; i < t.frames.size(); i++) {
+        const long long index = info.first + static_cast<long long>(i);
+        o += i > 0 ? ",\n" : "\n";
+        appendf(o, "    {\"frameNum\": %lld, \"metrics\": {", index);
+        for (size_t m = 0; m < t.metric_names.size(); m++) {
+            const double v = t.frames[i][m];
+            appendf(o, "%s\"%s\": ", m ? ", " : "", t.metric_names[m].c_str());
+            if (std::isfinite(v)) {
+                appendf(o, "%.17g", v);
+                continue;
+            }
+            o += "null";
+            appendf(nonfinite, "%s\n    [%lld, \"%s\", \"%s%s\"]", nonfinite.empty() ? "" : ",", index,
+                    t.metric_names[m].c_str(), std::signbit(v) ? "-" : "", std::isnan(v) ? "nan" : "inf");
+        }
+        o += "}}";
+    }
+    o += "\n  ],\n  \"nonfinite\": [" + nonfinite + (nonfinite.empty() ? "]\n" : "\n  ]\n") + "}\n";
+    return o;
+}
+
 std::string format_scores(OutputFormat fmt, const ScoreTable& t, Precision p) {
     for (size_t i = 0; i < t.frames.size(); i++)
         if (t.frames[i].size() != t.metric_names.size())

@@ -47,4 +47,20 @@ void check_output_writable(const std::string& path);
 // The text write_scores() writes (for tests and for callers that want it).
 std::string format_scores(OutputFormat fmt, const ScoreTable& t, Precision p);
 
+// A shard of a clip's scores (--frame_range): frames [first, first +
+// t.frames.size()) of the clip, every value exact, and what `speedqa
+// merge` needs to write the file a run of the whole clip writes. JSON:
+//   {"version": ..., "speedqa_shard": {"first", "end", "clip_end",
+//    "seconds", "width", "height"}, "frames": [{"frameNum": i, "metrics":
+//    {name: %.17g value, ...}}, ...], "nonfinite": [[frame, name, "inf" |
+//    "-inf" | "nan" | "-nan"], ...]}
+// (non-finite values print as null among the metrics, as in libvmaf's JSON,
+// and are given exactly in "nonfinite").
+struct ShardInfo {
+    long long first = 0;    // the clip's index of the shard's first frame
+    bool clip_end = false;  // the shard's last frame is the clip's last
+    double seconds = 0;     // the run's scoring time (merged fps)
+};
+std::string format_shard(const ScoreTable& t, const ShardInfo& info);
+
 }  // namespace speedqa::io
