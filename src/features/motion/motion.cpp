@@ -93,6 +93,16 @@ public:
         return {y, 0, y, 0};
     }
 
+    // Frame i's outputs read back: its score the frame compared with (1 or
+    // 2 back), motion2 the score of the frame before it with the five-frame
+    // window (so 3 back), motion3's moving average one frame's more; and
+    // forward: motion2 the next frame's score, and the frames before the
+    // first scored one (1 or 2) that frame's.
+    Context context() const override {
+        if (p_.force_zero) return {0, 0};
+        return {(p_.seq.five_frame_window ? 3 : 1) + (p_.seq.moving_average ? 1 : 0), p_.seq.first_scored()};
+    }
+
     // the reference's luma and the one of the frame it is compared with
     // (one back, or two with the five-frame window; not the one between)
     InputNeeds input_needs() const override {
