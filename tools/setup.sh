@@ -6,7 +6,7 @@
 set -euo pipefail
 build_pkgs=(cmake ninja-build g++ libcli11-dev xz-utils libavformat-dev libavcodec-dev libavutil-dev libexpat1-dev)
 test_pkgs=(libgtest-dev nlohmann-json3-dev liblzma-dev pkgconf ffmpeg libcairo2-dev pybind11-dev python3-dev python3-pytest
-  python3-numpy
+  python3-numpy python3-dask python3-distributed
   clang libclang-rt-14-dev)  # clang, libFuzzer: tools/fuzz.sh
 
 case "${1:-}" in

@@ -36,15 +36,20 @@ Bad input or options raise ``speedqa.Error`` (a ``ValueError``) with the
 library's one-line message; what the command warns about (one file shorter
 than the other) is a ``UserWarning``. The GIL is released while frames are
 read and scored, so other Python threads run meanwhile.
+
+``score(..., frame_range=(first, end))`` scores frames first..end-1 (end None:
+to the clip's end), reading the frames before and after them that temporal
+features need, and says which in ``result["shard"]``; ``speedqa.dask`` shards
+titles and long clips over a Dask cluster and merges them exactly.
 """
 from pathlib import Path as _Path
 
 from . import _speedqa
-from ._speedqa import Error, Scorer, __version__, feature_names, pool, score
+from ._speedqa import Error, Scorer, __version__, feature_names, frame_count, pool, score
 
 # The models this package ships (pip install), for version=NAME.
 _models = _Path(__file__).with_name("models")
 if _models.is_dir():
     _speedqa._add_model_dir(str(_models))
 
-__all__ = ["Error", "Scorer", "feature_names", "pool", "score", "__version__"]
+__all__ = ["Error", "Scorer", "feature_names", "frame_count", "pool", "score", "__version__"]

@@ -115,10 +115,32 @@ void check_same_format(const io::VideoReader& a, const io::VideoReader& b) {
                     b.format().describe() + " (" + b.path() + ")");
 }
 
-// Every frame pair the two readers share, scored in the batches the engine
-// asks for. `notes`: what the command would warn about.
-io::ScoreTable score_readers(io::VideoReader& ref, io::VideoReader& dis, Scorer& scorer, std::vector<std::string>& notes) {
-    if (ref.frame_count() >= 0 && dis.frame_count() >= 0) scorer.expect_frames(std::min(ref.frame_count(), dis.frame_count()));
+// A range of a clip's frames (--frame_range of the command): [first, end),
+// end -1 for the clip's end. After scoring: whether it reached the clip's end.
+struct Range {
+    long long first = 0, end = -1;
+    bool clip_end = false;
+};
+
+// Every frame pair the two readers share (or the range's, from the frames
+// its warm-up reads before it to those its look-ahead reads after it),
+// scored in the batches the engine asks for. `notes`: what the command
+// would warn about. Frame indices are the clip's.
+io::ScoreTable score_readers(io::VideoReader& ref, io::VideoReader& dis, Scorer& scorer, std::vector<std::string>& notes,
+                             Range* range = nullptr) {
+    long long start = 0, limit = -1;  // the first frame read, how many (-1: to the end)
+    if (range) {
+        const Scorer::FrameContext ctx = scorer.frame_context();
+        start = std::max(0LL, range->first - ctx.before);
+        for (long long i = 0; i < start; i++)
+            if (!ref.next() || !dis.next())
+                throw Error("frame_range " + std::to_string(range->first) + ": the clip has only " + std::to_string(i) + " frames");
+        if (range->end >= 0) limit = range->end + ctx.after - start;
+    }
+    if (ref.frame_count() >= 0 && dis.frame_count() >= 0) {
+        long long n = std::min(ref.frame_count(), dis.frame_count()) - start;
+        scorer.expect_frames(limit >= 0 ? std::min(n, limit) : n);
+    }
     io::ScoreTable table;
     table.metric_names = scorer.metric_names();
     std::vector<FrameScores> done;
@@ -132,6 +154,10 @@ io::ScoreTable score_readers(io::VideoReader& ref, io::VideoReader& dis, Scorer&
         pics_ref.clear();
         pics_dis.clear();
         while (static_cast<int>(pics_ref.size()) < std::max(1, scorer.preferred_batch())) {
+            if (limit >= 0 && frames >= limit) {
+                more = false;
+                break;
+            }
             io::FramePtr r = ref.next(), d = dis.next();
             if (!r || !d) {
                 if (r || d)
@@ -155,7 +181,20 @@ io::ScoreTable score_readers(io::VideoReader& ref, io::VideoReader& dis, Scorer&
     std::vector<FrameScores> rest = scorer.flush();
     done.insert(done.end(), rest.begin(), rest.end());
     if (done.empty()) throw Error("no frames to score: " + (ref.frame_count() == 0 ? ref.path() : dis.path()) + " is empty");
-    for (FrameScores& f : done) table.frames.push_back(std::move(f.values));
+    if (range) {
+        // the clip ended within the frames read, or nothing follows them
+        range->clip_end = limit < 0 || frames < limit || !ref.next() || !dis.next();
+        range->clip_end = range->clip_end && (range->end < 0 || start + frames <= range->end);
+        if (start + frames <= range->first)
+            throw Error("frame_range " + std::to_string(range->first) + ": the clip has only " + std::to_string(start + frames) +
+                        " frames");
+        for (FrameScores& f : done) {
+            const long long index = start + f.index;
+            if (index >= range->first && (range->end < 0 || index < range->end)) table.frames.push_back(std::move(f.values));
+        }
+    } else {
+        for (FrameScores& f : done) table.frames.push_back(std::move(f.values));
+    }
     for (const std::string& n : scorer.notes()) notes.push_back(n);
     return table;
 }
@@ -166,16 +205,34 @@ void warn(const std::vector<std::string>& notes) {
         if (PyErr_WarnEx(PyExc_UserWarning, n.c_str(), 1) != 0) throw py::error_already_set();
 }
 
+std::optional<io::RawParams> raw_params(std::optional<int> width, std::optional<int> height, const py::object& pixel_format,
+                                        std::optional<int> bitdepth) {
+    if (!width && !height && pixel_format.is_none() && !bitdepth) return std::nullopt;
+    if (!width || !height) throw Error("raw .yuv input needs width and height (and pixel_format, bitdepth)");
+    return io::RawParams{*width, *height, pixel_format.is_none() ? PixelFormat::yuv420 : parse_pixel_format(pixel_format),
+                         bitdepth.value_or(8)};
+}
+
+// frame_range: None, or (first, end) with end None for the clip's end.
+std::optional<Range> range_of(const py::object& r) {
+    if (r.is_none()) return std::nullopt;
+    if (!py::isinstance<py::sequence>(r) || py::len(r) != 2)
+        throw Error("frame_range must be (first, end), end None for the clip's end");
+    const py::sequence seq = py::reinterpret_borrow<py::sequence>(r);
+    Range range;
+    range.first = seq[0].cast<long long>();
+    range.end = seq[1].is_none() ? -1 : seq[1].cast<long long>();
+    if (range.first < 0 || (range.end >= 0 && range.end <= range.first))
+        throw Error("frame_range (" + std::to_string(range.first) + ", " + std::to_string(range.end) + ") holds no frame");
+    return range;
+}
+
 py::dict score(const py::object& ref_path, const py::object& dis_path, std::optional<int> width, std::optional<int> height,
                const py::object& pixel_format, std::optional<int> bitdepth, const py::object& features,
-               const py::object& model, const std::string& backend, int threads) {
+               const py::object& model, const std::string& backend, int threads, const py::object& frame_range) {
     const std::string ref_name = path_of(ref_path, "ref"), dis_name = path_of(dis_path, "dis");
-    std::optional<io::RawParams> raw;
-    if (width || height || !pixel_format.is_none() || bitdepth) {
-        if (!width || !height) throw Error("raw .yuv input needs width and height (and pixel_format, bitdepth)");
-        raw = io::RawParams{*width, *height, pixel_format.is_none() ? PixelFormat::yuv420 : parse_pixel_format(pixel_format),
-                            bitdepth.value_or(8)};
-    }
+    const std::optional<io::RawParams> raw = raw_params(width, height, pixel_format, bitdepth);
+    std::optional<Range> range = range_of(frame_range);
     const ScorerOptions options = scorer_options(model, backend, threads);
     const std::vector<std::string> feature_list = string_list(features, "features");
     io::ScoreTable table;
@@ -186,16 +243,38 @@ py::dict score(const py::object& ref_path, const py::object& dis_path, std::opti
         auto dis = io::VideoReader::open(dis_name, raw);
         check_same_format(*ref, *dis);
         Scorer scorer(ref->format(), feature_list, options);
-        table = score_readers(*ref, *dis, scorer, notes);
+        table = score_readers(*ref, *dis, scorer, notes, range ? &*range : nullptr);
     }
     warn(notes);
+    const long long first = range ? range->first : 0;
     py::list frames;
     for (size_t i = 0; i < table.frames.size(); i++)
-        frames.append(frame_dict(table.metric_names, static_cast<long long>(i), table.frames[i]));
+        frames.append(frame_dict(table.metric_names, first + static_cast<long long>(i), table.frames[i]));
     py::dict out;
     out["frames"] = std::move(frames);
     out["pooled_metrics"] = pooled_dict(table);
+    if (range) {
+        py::dict shard;
+        shard["first"] = first;
+        shard["end"] = first + static_cast<long long>(table.frames.size());
+        shard["clip_end"] = range->clip_end;
+        out["shard"] = std::move(shard);
+    }
     return out;
+}
+
+// The frames of a file (y4m, raw .yuv with its geometry); None where it is
+// known only by decoding it all (encoded video, a pipe).
+py::object frame_count(const py::object& path, std::optional<int> width, std::optional<int> height,
+                       const py::object& pixel_format, std::optional<int> bitdepth) {
+    const std::string name = path_of(path, "path");
+    const std::optional<io::RawParams> raw = raw_params(width, height, pixel_format, bitdepth);
+    long long n = -1;
+    {
+        py::gil_scoped_release release;
+        n = io::VideoReader::open(name, raw)->frame_count();
+    }
+    return n < 0 ? py::object(py::none()) : py::object(py::int_(n));
 }
 
 // pool(frames): the pooled values of frames as push(), flush() and score() return them.
@@ -391,7 +470,9 @@ PYBIND11_MODULE(_speedqa, m) {
     m.def("score", &score, py::arg("ref"), py::arg("dis"), py::arg("width") = py::none(), py::arg("height") = py::none(),
           py::arg("pixel_format") = py::none(), py::arg("bitdepth") = py::none(),
           py::arg("features") = py::tuple(), py::arg("model") = py::none(), py::arg("backend") = "auto",
-          py::arg("threads") = 0);
+          py::arg("threads") = 0, py::arg("frame_range") = py::none());
+    m.def("frame_count", &frame_count, py::arg("path"), py::arg("width") = py::none(), py::arg("height") = py::none(),
+          py::arg("pixel_format") = py::none(), py::arg("bitdepth") = py::none());
     m.def("pool", &pool, py::arg("frames"));
     m.def("feature_names", &sq::feature_names);
     m.def("_add_model_dir", [](const std::string& dir) { package_model_dirs().push_back(dir); });
