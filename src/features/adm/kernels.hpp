@@ -14,6 +14,7 @@
 
 #include "core/feature.hpp"
 #include "features/adm/plan.hpp"
+#include "features/adm/tail.hpp"
 
 namespace speedqa::adm {
 
@@ -134,12 +135,6 @@ const RowKernels* row_kernels_avx512_div(bool divide);
 // checkasm, which runs each over every d; nullptr where not built.
 using Recip30Row = void (*)(const int32_t* d, int n, const int32_t* d_table, int32_t* out);
 Recip30Row recip30_avx512(int kind);
-
-// What libvmaf keeps of each scale: the DLM numerator and denominator and
-// the AIM numerator, as floats.
-struct ScaleSums {
-    float num[4] = {}, den[4] = {}, aim[4] = {};
-};
 
 // Buffers of one worker, sized once by the plan.
 std::unique_ptr<KernelScratch> make_frame_scratch(const Plan& plan);
