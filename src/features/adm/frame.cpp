@@ -486,7 +486,7 @@ std::unique_ptr<KernelScratch> make_frame_scratch(const Plan& plan) { return std
 size_t frame_scratch_bytes(const Plan& plan) { return Scratch::bytes(plan); }
 
 void score_frame(const Plan& plan, const RowKernels& k, KernelScratch& scratch, const Picture& ref,
-                 const Picture& dis, ScaleSums& out) {
+                 const Picture& dis, ScaleSums& out, ScaleTotals* totals_out) {
     Scratch& ws = static_cast<Scratch&>(scratch);
     // Where libvmaf's DWT of a scale reads what the scale above left in its
     // buffer, that scale's last row comes first: the DWT alone, down to it.
@@ -512,6 +512,7 @@ void score_frame(const Plan& plan, const RowKernels& k, KernelScratch& scratch, 
     });
     const ScaleTotals totals[4] = {stream0.totals(), streams[0].totals(), streams[1].totals(), streams[2].totals()};
     finish_frame(plan, totals, out);
+    if (totals_out) std::copy(totals, totals + 4, totals_out);
 }
 
 }  // namespace speedqa::adm

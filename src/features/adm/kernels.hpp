@@ -140,8 +140,8 @@ Recip30Row recip30_avx512(int kind);
 std::unique_ptr<KernelScratch> make_frame_scratch(const Plan& plan);
 // The bytes make_frame_scratch() allocates.
 size_t frame_scratch_bytes(const Plan& plan);
-// All scales of one frame.
+// All scales of one frame; totals (where not null): each scale's integer sums.
 void score_frame(const Plan& plan, const RowKernels& k, KernelScratch& scratch, const Picture& ref,
-                 const Picture& dis, ScaleSums& out);
+                 const Picture& dis, ScaleSums& out, ScaleTotals* totals = nullptr);
 
 }  // namespace speedqa::adm
