@@ -326,8 +326,7 @@ private:
         for (int t = 0; t < 3; ++t) k.rf[t] = rf[t];
         k.shift_cub = s_.shift_cub[0];
         k.add_cub = s_.add_cub[0];
-        const int shift_sq[3] = {31, 30, 31};
-        k.den_shift_sq = scale_ > 0 ? shift_sq[scale_ - 1] : 0;
+        k.den_shift_sq = s_.den_shift_sq;
         k.den_shift_cub = s_.den_shift_cub;
         k.den_add_cub = s_.den_add_cub;
         return k;

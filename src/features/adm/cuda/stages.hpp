@@ -37,9 +37,14 @@ namespace speedqa::adm::device {
 
 using exact::Lane;
 
-// Points per row of the row-segment stages (csf, cm): one CudaGrid block
-// wide, each point every kSegments-th column of its row (coalesced).
-inline constexpr int kSegments = 128;
+// Points per row of the row-segment stages (csf, cm), each every
+// kSegments-th column of its row (a warp reads consecutive columns); the
+// points of kLineRows rows make one line of the grid (CudaGrid's blocks are
+// 128 points wide). Each point adds its share of a row's sums with one
+// atomic per sum.
+inline constexpr int kSegments = 32;
+inline constexpr int kLineRows = 4;
+inline constexpr int kLinePoints = kSegments * kLineRows;
 // Totals per frame: [scale][sum: den, dlm, aim][orientation h, v, d].
 inline constexpr int kTotals = 36;
 // The scratch (everything but the totals) a chunk of frames may take: the
@@ -125,7 +130,8 @@ inline DevicePlan make_device_plan(const Plan& p, const int32_t* div_lookup, siz
         rows += 9 * static_cast<size_t>(p.s[s].h);
     }
     d.rows = rows;
-    d.chunk = static_cast<int>(std::max<size_t>(1, std::min<size_t>(chunk_budget / frame_scratch_bytes(d), 1 << 20)));
+    // (at most 256: the DWT's grid has two points a frame in z)
+    d.chunk = static_cast<int>(std::max<size_t>(1, std::min<size_t>(chunk_budget / frame_scratch_bytes(d), 256)));
     return d;
 }
 
@@ -184,10 +190,9 @@ SPEEDQA_HD CsfPair csf_at(const DevicePlan&, const ScalePlan& s, int j, int k, i
     return {c.value, c.filtered};
 }
 
-SPEEDQA_HD uint64_t den_term_at(const ScalePlan&, int /*scale*/, int16_t o) { return exact::den_term_scale0(o); }
-SPEEDQA_HD uint64_t den_term_at(const ScalePlan& s, int scale, int32_t o) {
-    const int shift_sq = scale == 1 ? 31 : (scale == 2 ? 30 : 31);
-    return exact::den_term_scale123(o, shift_sq, s.den_add_cub, s.den_shift_cub);
+SPEEDQA_HD uint64_t den_term_at(const ScalePlan&, int16_t o) { return exact::den_term_scale0(o); }
+SPEEDQA_HD uint64_t den_term_at(const ScalePlan& s, int32_t o) {
+    return exact::den_term_scale123(o, s.den_shift_sq, s.den_add_cub, s.den_shift_cub);
 }
 
 // The masking of one element of one sum: thr is the neighbours' orientation
@@ -202,6 +207,22 @@ SPEEDQA_HD void cm_terms_at(const ScalePlan& s, int64_t thr, const int16_t src[3
 SPEEDQA_HD void cm_terms_at(const ScalePlan& s, int64_t thr, const int32_t src[3], Lane lane, int64_t sums[3]) {
     exact::cm_terms_scale123(thr, src, lane == Lane::scalar ? s.rf_scalar : s.rf_simd, lane, s.add_cub[0],
                              s.shift_cub[0], sums);
+}
+
+// The coefficients at (i, j) of the reference (o) and the distorted (t)
+// image, h, v, d.
+template <class T>
+SPEEDQA_HD void load_element(const T* bands, const ScalePlan& s, size_t region, int f, int i, int j, T o[3], T t[3]) {
+    for (int k = 0; k < 3; ++k) {
+        o[k] = bands[region_index(s, region, 6, f, k, i, j)];
+        t[k] = bands[region_index(s, region, 6, f, 3 + k, i, j)];
+    }
+}
+
+// Frame f's inner row sums of a scale: [den, dlm, aim][orientation][row].
+template <class P>
+SPEEDQA_HD P* scale_rows(const DevicePlan& d, P* rows, int f, int scale) {
+    return rows + static_cast<size_t>(f) * d.rows + d.rows_offset[scale];
 }
 
 // Whether libvmaf's masking visits row i (frame.cpp's for_each_cm_row).
@@ -338,22 +359,22 @@ void dwt_scale123(const Exec& ex, const DevicePlan& d, const Buffers& b, int sca
 // and the denominator's inner row sums.
 template <class T, class Exec>
 void csf_stage(const Exec& ex, const DevicePlan& d, const Buffers& b, int scale, int n) {
-    const ScalePlan s = d.s[scale];
     const DevicePlan dp = d;
-    const size_t region = d.region[scale], rows_per_frame = d.rows, rows_offset = d.rows_offset[scale];
+    const ScalePlan s = d.s[scale];
+    const size_t region = d.region[scale];
     const T* const bands = static_cast<const T*>(b.details);
     int32_t* const osums = b.osums;
     long long* const rows = b.rows;
-    ex.for_each(Extent{kSegments, s.csf.bottom - s.csf.top, n}, [=] SPEEDQA_HD_LAMBDA(int seg, int y, int f) {
+    const int rows_in = s.csf.bottom - s.csf.top;
+    ex.for_each(Extent{kLinePoints, (rows_in + kLineRows - 1) / kLineRows, n}, [=] SPEEDQA_HD_LAMBDA(int x, int line, int f) {
+        const int seg = x % kSegments, y = line * kLineRows + x / kSegments;
+        if (y >= rows_in) return;
         const int i = s.csf.top + y;
         const bool den_row = i >= s.score.top && i < s.score.bottom;
         uint64_t den[3] = {};
         for (int j = s.csf.left + seg; j < s.csf.right; j += kSegments) {
             T o[3], t[3], r[3], a[3];
-            for (int k = 0; k < 3; ++k) {
-                o[k] = bands[region_index(s, region, 6, f, k, i, j)];
-                t[k] = bands[region_index(s, region, 6, f, 3 + k, i, j)];
-            }
+            load_element(bands, s, region, f, i, j, o, t);
             decouple_at(dp, s, j, o, t, r, a);
             uint32_t dlm = 0, aim = 0;
             for (int k = 0; k < 3; ++k) dlm += static_cast<uint32_t>(csf_at(dp, s, j, k, a[k]).filtered);
@@ -363,10 +384,10 @@ void csf_stage(const Exec& ex, const DevicePlan& d, const Buffers& b, int scale,
                 osums[region_index(s, region, 2, f, 1, i, j)] = static_cast<int32_t>(aim);
             }
             if (den_row && j >= s.score.left && j < s.score.right)
-                for (int k = 0; k < 3; ++k) den[k] += den_term_at(s, scale, o[k]);
+                for (int k = 0; k < 3; ++k) den[k] += den_term_at(s, o[k]);
         }
         if (!den_row) return;
-        long long* const row = rows + static_cast<size_t>(f) * rows_per_frame + rows_offset;
+        long long* const row = scale_rows(dp, rows, f, scale);
         for (int k = 0; k < 3; ++k)
             atomic_add(reinterpret_cast<unsigned long long*>(row + static_cast<size_t>(k) * s.h + i), den[k]);
     });
@@ -375,14 +396,15 @@ void csf_stage(const Exec& ex, const DevicePlan& d, const Buffers& b, int scale,
 // Contrast masking of a scale's rows: the DLM's and the AIM's inner row sums.
 template <class T, class Exec>
 void cm_stage(const Exec& ex, const DevicePlan& d, const Buffers& b, int scale, int n) {
-    const ScalePlan s = d.s[scale];
     const DevicePlan dp = d;
-    const size_t region = d.region[scale], rows_per_frame = d.rows, rows_offset = d.rows_offset[scale];
     const T* const bands = static_cast<const T*>(b.details);
     const int32_t* const osums = b.osums;
     long long* const rows = b.rows;
-    ex.for_each(Extent{kSegments, s.h, n}, [=] SPEEDQA_HD_LAMBDA(int seg, int i, int f) {
-        if (!cm_visits(s, i)) return;
+    const ScalePlan s = d.s[scale];
+    const size_t region = d.region[scale];
+    ex.for_each(Extent{kLinePoints, (s.h + kLineRows - 1) / kLineRows, n}, [=] SPEEDQA_HD_LAMBDA(int x, int line, int f) {
+        const int seg = x % kSegments, i = line * kLineRows + x / kSegments;
+        if (i >= s.h || !cm_visits(s, i)) return;
         const bool interior_row = i >= s.start_row && i < s.end_row;
         const int split = s.interior_only && interior_row ? s.cm_simd_end : s.start_col;
         const int up = i == 0 ? 1 : i - 1, down = i == s.h - 1 ? s.h - 1 : i + 1;
@@ -404,10 +426,7 @@ void cm_stage(const Exec& ex, const DevicePlan& d, const Buffers& b, int scale, 
             const Lane lane = !edge && j < split ? s.cm_lane : Lane::scalar;
             const int nbr_cols[3] = {j == 0 ? 1 : j - 1, j, j == s.w - 1 ? s.w - 1 : j + 1};
             T o[3], t[3], r[3], a[3];
-            for (int k = 0; k < 3; ++k) {
-                o[k] = bands[region_index(s, region, 6, f, k, i, j)];
-                t[k] = bands[region_index(s, region, 6, f, 3 + k, i, j)];
-            }
+            load_element(bands, s, region, f, i, j, o, t);
             decouple_at(dp, s, j, o, t, r, a);
             // the threshold: the eight neighbours' filtered values of every
             // orientation (their sums) and the centre's own terms
@@ -422,7 +441,7 @@ void cm_stage(const Exec& ex, const DevicePlan& d, const Buffers& b, int scale, 
             cm_terms_at(s, threshold(0, a), r, lane, dlm);   // DLM: r masked by the CSF of a
             if (!dp.skip_aim) cm_terms_at(s, threshold(1, r), a, lane, aim);   // AIM: a masked by the CSF of r
         }
-        long long* const row = rows + static_cast<size_t>(f) * rows_per_frame + rows_offset;
+        long long* const row = scale_rows(dp, rows, f, scale);
         for (int k = 0; k < 3; ++k) {
             atomic_add(row + static_cast<size_t>(3 + k) * s.h + i, dlm[k]);
             if (!dp.skip_aim) atomic_add(row + static_cast<size_t>(6 + k) * s.h + i, aim[k]);
@@ -441,8 +460,7 @@ void totals_stage(const Exec& ex, const DevicePlan& d, const Buffers& b, int fir
         const int scale = y / 9, sum = (y % 9) / 3, k = y % 3;
         const ScalePlan& s = dp.s[scale];
         if (i >= s.h || (scale == 0 && dp.skip_scale0) || (sum == 2 && dp.skip_aim)) return;
-        const long long inner =
-            rows[static_cast<size_t>(f) * dp.rows + dp.rows_offset[scale] + static_cast<size_t>(sum * 3 + k) * s.h + i];
+        const long long inner = scale_rows(dp, rows, f, scale)[static_cast<size_t>(sum * 3 + k) * s.h + i];
         long long add = 0;
         if (sum == 0) {
             if (i < s.score.top || i >= s.score.bottom) return;

@@ -218,6 +218,12 @@ std::vector<uint8_t> synthetic_clip(const VideoFormat& f, int frames, bool disto
         return v;
     };
     uint8_t* p = data.data();
+    const int bytes = f.bytes_per_sample();
+    const auto put = [&](int sample) {   // little endian (x86)
+        const uint16_t v = static_cast<uint16_t>(sample);
+        std::memcpy(p, &v, static_cast<size_t>(bytes));
+        p += bytes;
+    };
     for (int t = 0; t < frames; t++)
         for (int pl = 0; pl < f.plane_count(); pl++) {
             const int w = f.stored_w(pl), h = f.stored_h(pl);
@@ -235,14 +241,7 @@ std::vector<uint8_t> synthetic_clip(const VideoFormat& f, int frames, bool disto
                         default: v = u(rng); break;                                      // unrelated
                         }
                     }
-                    const int s = std::clamp(static_cast<int>(v * maxv), 0, maxv);
-                    if (f.bitdepth == 8) {
-                        *p++ = static_cast<uint8_t>(s);
-                    } else {
-                        const uint16_t s16 = static_cast<uint16_t>(s);
-                        std::memcpy(p, &s16, 2);
-                        p += 2;
-                    }
+                    put(std::clamp(static_cast<int>(v * maxv), 0, maxv));
                 }
         }
     return data;
@@ -280,7 +279,7 @@ TEST(AdmDeviceTwin, SyntheticEdgeCases) {
     Tally t;
     uint32_t seed = 7;
     for (const VideoFormat& f : formats) {
-        const int frames = 4;
+        const int frames = static_cast<int>(golden_frames(4));   // two batches (one in a sanitizer build)
         const auto rb = synthetic_clip(f, frames, false, seed++), db = synthetic_clip(f, frames, true, seed++);
         const auto ref = pictures(f, rb, frames), dis = pictures(f, db, frames);
         for (const std::string& s : sets) {
@@ -305,6 +304,29 @@ TEST(AdmDeviceTwin, SyntheticSizesHitTheEdgeCases) {
     EXPECT_TRUE(adm::make_plan({65, 37, PixelFormat::yuv444, 8}, f.adm_options(), Dispatch::avx512).s[0].dwt_overread);
     EXPECT_TRUE(adm::make_plan({129, 70, PixelFormat::yuv422, 16}, f.adm_options(), Dispatch::avx512).s[0].dwt_overread);
     EXPECT_TRUE(adm::make_plan({290, 161, PixelFormat::yuv420, 8}, f.adm_options(), Dispatch::avx512).s[1].dwt_overread);
+}
+
+// The device memory a queue takes (what device_bytes says): a chunk of
+// frames' scratch within the budget, plus the batch's totals.
+TEST(AdmDeviceTwin, DeviceMemoryOfAQueue) {
+    for (const VideoFormat& f : {VideoFormat{3840, 2160, PixelFormat::yuv420, 8}, VideoFormat{1920, 1080, PixelFormat::yuv420, 10},
+                                 VideoFormat{33, 33, PixelFormat::yuv420, 8}}) {
+        const auto feature = feature_from_arg({&adm_feature()}, "adm", f);
+        const adm::Plan plan = adm::make_plan(f, dynamic_cast<const AdmFeature&>(*feature).adm_options(), Dispatch::avx2);
+        const adm::device::DevicePlan d = adm::device::make_device_plan(plan, nullptr);
+        const int batch = 64;
+        size_t bytes = 0;
+        adm::device::make_buffers(d, batch, [&](size_t b) -> void* {
+            bytes += b;
+            return nullptr;
+        });
+        std::printf("[device-twin] adm: %s: %.1f MB scratch a frame, %d frames a chunk, %.1f MB for a batch of %d\n",
+                    f.describe().c_str(), static_cast<double>(adm::device::frame_scratch_bytes(d)) / 1e6, d.chunk,
+                    static_cast<double>(bytes) / 1e6, batch);
+        EXPECT_GE(d.chunk, 1);
+        EXPECT_LE(bytes, adm::device::kChunkBudget + adm::device::frame_scratch_bytes(d) +
+                             static_cast<size_t>(batch) * adm::device::kTotals * sizeof(long long));
+    }
 }
 
 }  // namespace
