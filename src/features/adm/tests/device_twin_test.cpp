@@ -260,6 +260,7 @@ TEST(AdmDeviceTwin, SyntheticEdgeCases) {
     sets.push_back("adm=adm_enhn_gain_limit=1.2:adm_csf_mode=1");
     sets.push_back("adm=adm_csf_mode=2:adm_norm_view_dist=5:adm_ref_display_height=720:debug=true");
     sets.push_back("adm=adm_skip_scale0=true:adm_csf_mode=1");
+    sets.push_back("adm=adm_skip_aim=true:adm_csf_mode=3:debug=true");
     // (band widths of scales 0-3; where libvmaf's SIMD DWT overreads
     // (AVX2 / AVX-512) and where that reaches stale taps)
     const std::vector<VideoFormat> formats = {
