@@ -8,6 +8,7 @@
 #include "features/speed/speed.hpp"
 #include "features/vif/vif.hpp"
 #ifdef SPEEDQA_HAVE_CUDA
+#include "features/adm/cuda/part.hpp"
 #include "features/speed/cuda/part.hpp"
 #endif
 
@@ -24,6 +25,7 @@ struct PartEntry {
 const std::vector<PartEntry>& part_entries() {
     static const std::vector<PartEntry> entries = {
 #ifdef SPEEDQA_HAVE_CUDA
+        {"adm", "cuda", adm::make_cuda_part},
         {"speed_chroma", "cuda", speed::make_cuda_part},
         {"speed_temporal", "cuda", speed::make_cuda_part},
 #endif

@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "features/adm/adm_feature.hpp"
 #include "features/adm/kernels.hpp"
 #include "features/adm/plan.hpp"
 
@@ -42,37 +43,6 @@ const std::vector<std::string> kProvidedDebug = {
     "integer_adm_num_scale1", "integer_adm_den_scale1", "integer_adm_num_scale2", "integer_adm_den_scale2",
     "integer_adm_num_scale3", "integer_adm_den_scale3"};
 
-// libvmaf's integer_compute_adm() and extract(), after the per-scale sums.
-void assemble(const adm::Plan& plan, const adm::ScaleSums& sums, double* raw) {
-    const adm::Options& o = plan.opt;
-    double num = 0, den = 0, aim_num = 0;
-    for (int s = 0; s < 4; ++s) {
-        num += sums.num[s];
-        den += sums.den[s];
-        aim_num += sums.aim[s];
-    }
-    num = num < plan.numden_limit ? 0 : num;
-    den = den < plan.numden_limit ? 0 : den;
-    double score = 1.0f, aim = 0.0;   // libvmaf leaves aim uninitialised when den == 0
-    if (den != 0.0) {
-        aim = aim_num / den;
-        score = num / den;
-    }
-    const double adm3 = score * o.dlm_weight + (1 - aim) * (1 - o.dlm_weight);
-    raw[0] = score;
-    raw[1] = aim;
-    raw[2] = adm3 > o.min_val ? adm3 : o.min_val;
-    for (int s = 0; s < 4; ++s) raw[3 + s] = static_cast<double>(sums.num[s]) / static_cast<double>(sums.den[s]);
-    if (!o.debug) return;
-    raw[7] = score;
-    raw[8] = num;
-    raw[9] = den;
-    for (int s = 0; s < 4; ++s) {
-        raw[10 + 2 * s] = sums.num[s];
-        raw[11 + 2 * s] = sums.den[s];
-    }
-}
-
 class AdmKernel final : public CpuKernel {
 public:
     AdmKernel(adm::Plan plan, const adm::RowKernels& k) : plan_(std::move(plan)), k_(k) {}
@@ -83,7 +53,7 @@ public:
     void extract(KernelScratch& scratch, const FrameView& frame, double* raw) const override {
         adm::ScaleSums sums;
         adm::score_frame(plan_, k_, scratch, *frame.ref, *frame.dis, sums);
-        assemble(plan_, sums, raw);
+        adm::assemble(plan_, sums, raw);
     }
 
 private:
@@ -91,31 +61,11 @@ private:
     const adm::RowKernels& k_;
 };
 
-class AdmFeature final : public Feature {
-public:
-    AdmFeature(const OptionValues& options, const VideoFormat& format, const adm::Options& opt)
-        : Feature(options, outputs(options, opt.debug)), format_(format), opt_(opt) {}
-
-    PlanesRead planes_read() const override { return {1, 1, 0, 0}; }  // the lumas
-
-    std::unique_ptr<CpuKernel> make_cpu_kernel(const CpuTarget& target) const override {
-        // Our ISA and libvmaf's dispatch are independent: every kernel
-        // reproduces any dispatch (the plan says how).
-        const adm::RowKernels* k = target.isa == Isa::avx512 ? adm::row_kernels_avx512()
-                                   : target.isa == Isa::avx2 ? adm::row_kernels_avx2()
-                                                             : nullptr;
-        return std::make_unique<AdmKernel>(adm::make_plan(format_, opt_, target.dispatch), k ? *k : adm::row_kernels_c());
-    }
-
-private:
-    static std::vector<FeatureOutput> outputs(const OptionValues& options, bool debug) {
-        std::vector<std::string> provided = kProvided;
-        if (debug) provided.insert(provided.end(), kProvidedDebug.begin(), kProvidedDebug.end());
-        return outputs_for(provided, options);
-    }
-    VideoFormat format_;
-    adm::Options opt_;
-};
+std::vector<FeatureOutput> adm_outputs(const OptionValues& options, bool debug) {
+    std::vector<std::string> provided = kProvided;
+    if (debug) provided.insert(provided.end(), kProvidedDebug.begin(), kProvidedDebug.end());
+    return Feature::outputs_for(provided, options);
+}
 
 std::unique_ptr<Feature> create(const VideoFormat& format, const OptionValues& options) {
     const adm::Options opt = adm::read_options(options);
@@ -124,6 +74,18 @@ std::unique_ptr<Feature> create(const VideoFormat& format, const OptionValues& o
 }
 
 }  // namespace
+
+AdmFeature::AdmFeature(const OptionValues& options, const VideoFormat& format, const adm::Options& opt)
+    : Feature(options, adm_outputs(options, opt.debug)), format_(format), opt_(opt) {}
+
+std::unique_ptr<CpuKernel> AdmFeature::make_cpu_kernel(const CpuTarget& target) const {
+    // Our ISA and libvmaf's dispatch are independent: every kernel
+    // reproduces any dispatch (the plan says how).
+    const adm::RowKernels* k = target.isa == Isa::avx512 ? adm::row_kernels_avx512()
+                               : target.isa == Isa::avx2 ? adm::row_kernels_avx2()
+                                                         : nullptr;
+    return std::make_unique<AdmKernel>(adm::make_plan(format_, opt_, target.dispatch), k ? *k : adm::row_kernels_c());
+}
 
 const FeatureDef& adm_feature() {
     static const FeatureDef def{"adm", kOptions, create};

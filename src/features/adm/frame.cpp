@@ -158,59 +158,22 @@ int64_t edge_threshold(Row3<const T> csf, const Row3<const T> flt[3], int w, int
 
 void cm_edge_scale0(const ScalePlan& s, Row3<const int16_t> csf, const Row3<const int16_t> flt[3],
                     Row3<const int16_t> src, int j, int64_t inner[3]) {
-    const int sub[3] = {10, 10, 12};
-    const int shift_sq[3] = {29, 29, 30};
-    const int64_t add_sq[3] = {1 << 28, 1 << 28, 1 << 29};
-    const int32_t thr = low32(edge_threshold(csf, flt, s.w, j, false));
-    for (int theta = 0; theta < 3; ++theta) {
-        const int32_t x = src.p[theta][j] * s.rf16[theta];
-        const int32_t thr_s = static_cast<int32_t>(static_cast<uint32_t>(thr) << sub[theta]);
-        inner[theta] = add64(inner[theta], cm_term_scale0(x, thr_s, add_sq[theta], shift_sq[theta], s.add_cub[theta],
-                                                          s.shift_cub[theta], Lane::scalar));
-    }
+    const int16_t x[3] = {src.p[0][j], src.p[1][j], src.p[2][j]};
+    cm_terms_scale0(edge_threshold(csf, flt, s.w, j, false), x, s.rf16, Lane::scalar, s.add_cub, s.shift_cub, inner);
 }
 
 void cm_edge_scale123(const ScalePlan& s, Row3<const int32_t> csf, const Row3<const int32_t> flt[3],
                       Row3<const int32_t> src, int j, int64_t inner[3]) {
-    const int32_t thr = low32(edge_threshold(csf, flt, s.w, j, true));
-    for (int theta = 0; theta < 3; ++theta) {
-        const int32_t x = low32(cm_x_scale123(src.p[theta][j], s.rf_scalar[theta]));
-        inner[theta] = add64(inner[theta], cm_term_scale123_scalar(x, thr, s.add_cub[theta], s.shift_cub[theta]));
-    }
+    const int32_t x[3] = {src.p[0][j], src.p[1][j], src.p[2][j]};
+    cm_terms_scale123(edge_threshold(csf, flt, s.w, j, true), x, s.rf_scalar, Lane::scalar, s.add_cub[0],
+                      s.shift_cub[0], inner);
 }
 
 // ---------------------------------------------------------- the scales ---
 
 // Adds one row's inner sums to the scale's, as libvmaf: rounded and shifted.
 void add_row(int64_t accum[3], const int64_t inner[3], const ScalePlan& s) {
-    for (int t = 0; t < 3; ++t) accum[t] = add64(accum[t], add64(inner[t], s.add_inner) >> s.shift_inner);
-}
-
-float num_scale0(const ScalePlan& s, const int64_t accum[3], float noise_term) {
-    float num = 0;
-    for (int t = 0; t < 3; ++t) {
-        const float f = static_cast<float>(static_cast<double>(accum[t]) / s.num_divisor[t]);
-        num += std::pow(f, 1.0f / 3.0f) + noise_term;
-    }
-    return num;
-}
-
-float num_scale123(const ScalePlan& s, const int64_t accum[3], float noise_term) {
-    float num = 0;
-    for (int t = 0; t < 3; ++t) {
-        const float f = static_cast<float>(accum[t]) / s.num_divisor_f;
-        num += std::pow(f, 1.0f / 3.0f) + noise_term;
-    }
-    return num;
-}
-
-float den_value(const ScalePlan& s, const uint64_t accum[3], float noise_term) {
-    float den = 0;
-    for (int t = 0; t < 3; ++t) {
-        const double csf = static_cast<double>(accum[t] / s.den_divisor) * std::pow(s.factor[t], 3);
-        den += std::pow(static_cast<float>(csf), 1.0f / 3.0f) + noise_term;
-    }
-    return den;
+    for (int t = 0; t < 3; ++t) accum[t] = add64(accum[t], cm_row_total(inner[t], s.add_inner, s.shift_inner));
 }
 
 // The rows libvmaf's masking visits, in order.
@@ -242,18 +205,7 @@ public:
         if (i == s_.h - 1 && visits(i)) mask(i);
     }
 
-    void finish(ScaleSums& out) {
-        const float noise = p_.den_noise[scale_];
-        out.den[scale_] = den_value(s_, den_, noise);
-        const float zero = std::pow(0.0f, 1.0f / 3.0f);
-        if (scale_ == 0) {
-            out.num[0] = num_scale0(s_, dlm_, noise);
-            if (!p_.opt.skip_aim) out.aim[0] = num_scale0(s_, aim_, zero);
-        } else {
-            out.num[scale_] = num_scale123(s_, dlm_, noise);
-            if (!p_.opt.skip_aim) out.aim[scale_] = num_scale123(s_, aim_, zero);
-        }
-    }
+    const ScaleTotals& totals() const { return totals_; }
 
 private:
     bool visits(int i) const {
@@ -301,11 +253,10 @@ private:
         const Row3<const T> ref = cref(b_.ref_row());
         if constexpr (sizeof(T) == 2) {
             k_.den0(ref, s_.score.left, s_.score.right, inner);
-            for (int t = 0; t < 3; ++t) den_[t] += (inner[t] + s_.den_add_accum) >> s_.den_shift_accum;
         } else {
             k_.den123(ref, s_.score.left, s_.score.right, consts123(s_.rf_scalar), inner);
-            for (int t = 0; t < 3; ++t) den_[t] += (inner[t] + s_.den_add_accum) >> s_.den_shift_accum;
         }
+        for (int t = 0; t < 3; ++t) totals_.den[t] += den_row_total(inner[t], s_.den_add_accum, s_.den_shift_accum);
     }
 
     // Masking of row i: the DLM (r masked by the CSF of a) and the AIM (a
@@ -316,8 +267,9 @@ private:
         // factors) are the other's CSF values, where every lane reads the
         // factors alike.
         const bool share = !p_.opt.skip_aim && sizeof(T) == 4 && factors_alike();
-        mask_one(i, up, down, b_.r, b_.dlm_csf, b_.dlm_flt, b_.dlm_sum, dlm_, share ? &b_.aim_csf : nullptr);
-        if (!p_.opt.skip_aim) mask_one(i, up, down, b_.a, b_.aim_csf, b_.aim_flt, b_.aim_sum, aim_, share ? &b_.dlm_csf : nullptr);
+        mask_one(i, up, down, b_.r, b_.dlm_csf, b_.dlm_flt, b_.dlm_sum, totals_.dlm, share ? &b_.aim_csf : nullptr);
+        if (!p_.opt.skip_aim)
+            mask_one(i, up, down, b_.a, b_.aim_csf, b_.aim_flt, b_.aim_sum, totals_.aim, share ? &b_.dlm_csf : nullptr);
     }
 
     bool factors_alike() const {
@@ -374,8 +326,7 @@ private:
         for (int t = 0; t < 3; ++t) k.rf[t] = rf[t];
         k.shift_cub = s_.shift_cub[0];
         k.add_cub = s_.add_cub[0];
-        const int shift_sq[3] = {31, 30, 31};
-        k.den_shift_sq = scale_ > 0 ? shift_sq[scale_ - 1] : 0;
+        k.den_shift_sq = s_.den_shift_sq;
         k.den_shift_cub = s_.den_shift_cub;
         k.den_add_cub = s_.den_add_cub;
         return k;
@@ -388,8 +339,7 @@ private:
     int scale_;
     const RowKernels& k_;
     ScaleBuffers<T>& b_;
-    uint64_t den_[3] = {};
-    int64_t dlm_[3] = {}, aim_[3] = {};
+    ScaleTotals totals_;
 };
 
 const uint8_t* pixel_row(const Picture& pic, int y) { return pic.plane[0] + static_cast<ptrdiff_t>(y) * pic.stride[0]; }
@@ -535,9 +485,8 @@ std::unique_ptr<KernelScratch> make_frame_scratch(const Plan& plan) { return std
 size_t frame_scratch_bytes(const Plan& plan) { return Scratch::bytes(plan); }
 
 void score_frame(const Plan& plan, const RowKernels& k, KernelScratch& scratch, const Picture& ref,
-                 const Picture& dis, ScaleSums& out) {
+                 const Picture& dis, ScaleSums& out, ScaleTotals* totals_out) {
     Scratch& ws = static_cast<Scratch&>(scratch);
-    out = ScaleSums{};
     // Where libvmaf's DWT of a scale reads what the scale above left in its
     // buffer, that scale's last row comes first: the DWT alone, down to it.
     int stale_from = 0;
@@ -560,11 +509,9 @@ void score_frame(const Plan& plan, const RowKernels& k, KernelScratch& scratch, 
         else if (!plan.opt.skip_scale0)
             stream0.row(i);
     });
-    if (plan.opt.skip_scale0)
-        out.den[0] = 1e-10f;
-    else
-        stream0.finish(out);
-    for (ScaleStream<int32_t>& st : streams) st.finish(out);
+    const ScaleTotals totals[4] = {stream0.totals(), streams[0].totals(), streams[1].totals(), streams[2].totals()};
+    finish_frame(plan, totals, out);
+    if (totals_out) std::copy(totals, totals + 4, totals_out);
 }
 
 }  // namespace speedqa::adm

@@ -14,6 +14,7 @@
 
 #include "core/feature.hpp"
 #include "features/adm/plan.hpp"
+#include "features/adm/tail.hpp"
 
 namespace speedqa::adm {
 
@@ -135,18 +136,12 @@ const RowKernels* row_kernels_avx512_div(bool divide);
 using Recip30Row = void (*)(const int32_t* d, int n, const int32_t* d_table, int32_t* out);
 Recip30Row recip30_avx512(int kind);
 
-// What libvmaf keeps of each scale: the DLM numerator and denominator and
-// the AIM numerator, as floats.
-struct ScaleSums {
-    float num[4] = {}, den[4] = {}, aim[4] = {};
-};
-
 // Buffers of one worker, sized once by the plan.
 std::unique_ptr<KernelScratch> make_frame_scratch(const Plan& plan);
 // The bytes make_frame_scratch() allocates.
 size_t frame_scratch_bytes(const Plan& plan);
-// All scales of one frame.
+// All scales of one frame; totals (where not null): each scale's integer sums.
 void score_frame(const Plan& plan, const RowKernels& k, KernelScratch& scratch, const Picture& ref,
-                 const Picture& dis, ScaleSums& out);
+                 const Picture& dis, ScaleSums& out, ScaleTotals* totals = nullptr);
 
 }  // namespace speedqa::adm

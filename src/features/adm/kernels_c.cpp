@@ -44,43 +44,22 @@ void dwt0_16(const uint16_t* const r[4], int width, int bitdepth, int16_t* tmp, 
 
 void decouple0(Row3<const int16_t> ref, Row3<const int16_t> dis, Row3<int16_t> r, Row3<int16_t> a, int begin, int end,
                Lane lane, const Scale0Consts& k) {
-    const bool simd = lane != Lane::scalar;
     for (int j = begin; j < end; ++j) {
-        const int16_t oh = ref.p[0][j], ov = ref.p[1][j];
-        const int16_t th = dis.p[0][j], tv = dis.p[1][j];
-        int64_t ot = int64_t{oh} * th + int64_t{ov} * tv;
-        int64_t om = int64_t{oh} * oh + int64_t{ov} * ov;
-        int64_t tm = int64_t{th} * th + int64_t{tv} * tv;
-        if (simd) {   // formed by _mm*_madd_epi16: 32 bits
-            ot = low32(ot);
-            om = low32(om);
-            tm = low32(tm);
-        }
-        const bool angle = angle_within_1deg(ot, om, tm, k.cos_1deg_sq, lane == Lane::avx512);
+        const int16_t o[3] = {ref.p[0][j], ref.p[1][j], ref.p[2][j]};
+        const int16_t u[3] = {dis.p[0][j], dis.p[1][j], dis.p[2][j]};
+        int16_t rr[3], aa[3];
+        decouple_scale0(o, u, lane, k.gain_limit, k.cos_1deg_sq, k.div_lookup, rr, aa);
         for (int t = 0; t < 3; ++t) {
-            const int16_t o = ref.p[t][j], u = dis.p[t][j];
-            const int32_t kk = k_scale0(o, u, k.div_lookup);
-            int64_t rst = (kk * o + 16384) >> 15;
-            const float rst_f = (static_cast<float>(kk) / 32768) * (static_cast<float>(o) / 64);
-            if (angle && rst_f > 0.) rst = gain_bound(rst, u, k.gain_limit, true, simd);
-            if (angle && rst_f < 0.) rst = gain_bound(rst, u, k.gain_limit, false, simd);
-            const int16_t rr = low16(static_cast<int32_t>(rst));
-            r.p[t][j] = rr;
-            a.p[t][j] = low16(u - rr);
+            r.p[t][j] = rr[t];
+            a.p[t][j] = aa[t];
         }
     }
 }
 
 void den0(Row3<const int16_t> ref, int begin, int end, uint64_t sums[3]) {
     for (int t = 0; t < 3; ++t)
-        for (int j = begin; j < end; ++j) {
-            const uint64_t m = static_cast<uint16_t>(abs32(ref.p[t][j]));
-            sums[t] += m * m * m;
-        }
+        for (int j = begin; j < end; ++j) sums[t] += den_term_scale0(ref.p[t][j]);
 }
-
-constexpr int32_t kCsfRound[3] = {16384, 16384, 65535};
-constexpr int kCsfShift[3] = {15, 15, 17};
 
 void csf0(const int16_t* src, int16_t* value, int16_t* filtered, int begin, int end, int32_t rf, int theta, Lane lane) {
     for (int j = begin; j < end; ++j) {
@@ -116,17 +95,10 @@ void orient_sums123(Row3<const int32_t> flt, int begin, int end, int32_t* out) {
 // (flt_sums unread: the reference adds the threshold up from flt itself)
 void cm0(Row3<const int16_t> csf, const Row3<const int16_t> flt[3], const int32_t* const* /*flt_sums*/,
          Row3<const int16_t> src, int begin, int end, Lane lane, const Scale0Consts& k, int64_t sums[3]) {
-    const int sub[3] = {10, 10, 12};
-    const int shift_sq[3] = {29, 29, 30};
-    const int64_t add_sq[3] = {1 << 28, 1 << 28, 1 << 29};
     for (int j = begin; j < end; ++j) {
-        const int32_t thr =
-            low32(threshold(csf, flt, j, [lane](int16_t v) { return int64_t{cm_centre_scale0(v, lane)}; }));
-        for (int t = 0; t < 3; ++t) {
-            const int32_t x = src.p[t][j] * k.rf[t];
-            const int32_t thr_s = static_cast<int32_t>(static_cast<uint32_t>(thr) << sub[t]);
-            sums[t] = add64(sums[t], cm_term_scale0(x, thr_s, add_sq[t], shift_sq[t], k.add_cub[t], k.shift_cub[t], lane));
-        }
+        const int64_t thr = threshold(csf, flt, j, [lane](int16_t v) { return int64_t{cm_centre_scale0(v, lane)}; });
+        const int16_t x[3] = {src.p[0][j], src.p[1][j], src.p[2][j]};
+        cm_terms_scale0(thr, x, k.rf, lane, k.add_cub, k.shift_cub, sums);
     }
 }
 
@@ -165,34 +137,21 @@ void dwt123(const int32_t* const ref[4], const int32_t* const dis[4], int width,
 void decouple123(Row3<const int32_t> ref, Row3<const int32_t> dis, Row3<int32_t> r, Row3<int32_t> a, int begin,
                  int end, bool round_first, const Scale123Consts& k) {
     for (int j = begin; j < end; ++j) {
-        const int32_t oh = ref.p[0][j], ov = ref.p[1][j];
-        const int32_t th = dis.p[0][j], tv = dis.p[1][j];
-        // Two products of 2^62 at most: the sums may wrap (INT32_MIN^2 twice).
-        const int64_t ot = add64(int64_t{oh} * th, int64_t{ov} * tv);
-        const int64_t om = add64(int64_t{oh} * oh, int64_t{ov} * ov);
-        const int64_t tm = add64(int64_t{th} * th, int64_t{tv} * tv);
-        const bool angle = angle_within_1deg(ot, om, tm, k.cos_1deg_sq, false);
+        const int32_t o[3] = {ref.p[0][j], ref.p[1][j], ref.p[2][j]};
+        const int32_t u[3] = {dis.p[0][j], dis.p[1][j], dis.p[2][j]};
+        int32_t rr[3], aa[3];
+        decouple_scale123(o, u, round_first, k.gain_limit, k.cos_1deg_sq, k.div_lookup, rr, aa);
         for (int t = 0; t < 3; ++t) {
-            const int32_t o = ref.p[t][j], u = dis.p[t][j];
-            const int64_t kk = k_scale123(o, u, k.div_lookup);
-            int64_t rst = low32((kk * o + 16384) >> 15);
-            const float rst_f = (static_cast<float>(kk) / 32768) * (static_cast<float>(o) / 64);
-            if (angle && rst_f > 0.) rst = gain_bound(rst, u, k.gain_limit, true, round_first);
-            if (angle && rst_f < 0.) rst = gain_bound(rst, u, k.gain_limit, false, round_first);
-            const int32_t rr = low32(rst);
-            r.p[t][j] = rr;
-            a.p[t][j] = sub32(u, rr);
+            r.p[t][j] = rr[t];
+            a.p[t][j] = aa[t];
         }
     }
 }
 
 void den123(Row3<const int32_t> ref, int begin, int end, const Scale123Consts& k, uint64_t sums[3]) {
-    const uint64_t add_sq = uint64_t{1} << k.den_shift_sq;
     for (int t = 0; t < 3; ++t)
-        for (int j = begin; j < end; ++j) {
-            const uint64_t m = static_cast<uint32_t>(abs32(ref.p[t][j]));
-            sums[t] += ((((m * m) + add_sq) >> k.den_shift_sq) * m + k.den_add_cub) >> k.den_shift_cub;
-        }
+        for (int j = begin; j < end; ++j)
+            sums[t] += den_term_scale123(ref.p[t][j], k.den_shift_sq, k.den_add_cub, k.den_shift_cub);
 }
 
 void csf123(const int32_t* src, int32_t* value, int32_t* filtered, int begin, int end, int64_t rf) {
@@ -208,13 +167,8 @@ void cm123(Row3<const int32_t> csf, const Row3<const int32_t> flt[3], const int3
            Lane lane, const Scale123Consts& k, int64_t sums[3]) {
     for (int j = begin; j < end; ++j) {
         const int64_t thr = threshold(csf, flt, j, [](int32_t v) { return cm_centre_scale123(v); });
-        for (int t = 0; t < 3; ++t) {
-            const int64_t x = cm_x_scale123(src.p[t][j], k.rf[t]);
-            const int64_t term = lane == Lane::scalar
-                                     ? cm_term_scale123_scalar(low32(x), low32(thr), k.add_cub, k.shift_cub)
-                                     : cm_term_scale123_simd(x, thr, k.add_cub, k.shift_cub, lane);
-            sums[t] = add64(sums[t], term);
-        }
+        const int32_t x[3] = {src.p[0][j], src.p[1][j], src.p[2][j]};
+        cm_terms_scale123(thr, x, k.rf, lane, k.add_cub, k.shift_cub, sums);
     }
 }
 

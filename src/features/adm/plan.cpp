@@ -342,6 +342,8 @@ Plan make_plan(const VideoFormat& format, const Options& opt, Dispatch dispatch)
             const uint32_t base[3] = {45, 39, 36};
             s.num_divisor_f = static_cast<float>(std::pow(2, static_cast<uint32_t>(base[scale - 1] - cub - inner)));
 
+            const int den_shift_sq[3] = {31, 30, 31};
+            s.den_shift_sq = den_shift_sq[scale - 1];
             const uint32_t dcub = ceil_log2(r.width());
             const uint32_t daccum = ceil_log2(r.height());
             s.den_shift_cub = static_cast<int>(dcub);

@@ -49,6 +49,7 @@ struct ScalePlan {
     double num_divisor[3] = {};   // scale 0: 2^(52|52|57 - shifts) in double
     float num_divisor_f = 0;      // scales 1-3: the float final shift
     // Denominator sums.
+    int den_shift_sq = 0;     // scales 1-3: the shift of each term's square
     int den_shift_cub = 0, den_shift_accum = 0;
     uint64_t den_add_cub = 0, den_add_accum = 0;
     double den_divisor = 0;

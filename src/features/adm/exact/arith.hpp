@@ -248,4 +248,105 @@ SPEEDQA_HD int64_t cm_x_scale123(int32_t src, int64_t factor) {
     return add64(mul64(factor, src), int64_t{1} << 27) >> 28;
 }
 
+// ------------------------------------------------------ per element ------
+// One element's stages, its three orientations (h, v, d) at once, as the C
+// reference (kernels_c.cpp) and the device stages (cuda/stages.hpp) take them.
+
+// Scale 0 decoupling of the reference's coefficients o and the distorted's
+// t into the restored (r) and additive (a) parts. SIMD lanes form the dot
+// products in 32 bits (_mm*_madd_epi16) and round rst * gain before bounding it.
+SPEEDQA_HD void decouple_scale0(const int16_t o[3], const int16_t t[3], Lane lane, double gain_limit,
+                                float cos_1deg_sq, const int32_t* div_lookup, int16_t r[3], int16_t a[3]) {
+    const bool simd = lane != Lane::scalar;
+    int64_t ot = int64_t{o[0]} * t[0] + int64_t{o[1]} * t[1];
+    int64_t om = int64_t{o[0]} * o[0] + int64_t{o[1]} * o[1];
+    int64_t tm = int64_t{t[0]} * t[0] + int64_t{t[1]} * t[1];
+    if (simd) {
+        ot = low32(ot);
+        om = low32(om);
+        tm = low32(tm);
+    }
+    const bool angle = angle_within_1deg(ot, om, tm, cos_1deg_sq, lane == Lane::avx512);
+    for (int k = 0; k < 3; ++k) {
+        const int32_t kk = k_scale0(o[k], t[k], div_lookup);
+        int64_t rst = (kk * o[k] + 16384) >> 15;
+        const float rst_f = (static_cast<float>(kk) / 32768) * (static_cast<float>(o[k]) / 64);
+        if (angle && rst_f > 0.) rst = gain_bound(rst, t[k], gain_limit, true, simd);
+        if (angle && rst_f < 0.) rst = gain_bound(rst, t[k], gain_limit, false, simd);
+        r[k] = low16(static_cast<int32_t>(rst));
+        a[k] = low16(t[k] - r[k]);
+    }
+}
+
+// Scales 1-3 decoupling; round_first: an AVX-512 lane.
+SPEEDQA_HD void decouple_scale123(const int32_t o[3], const int32_t t[3], bool round_first, double gain_limit,
+                                  float cos_1deg_sq, const int32_t* div_lookup, int32_t r[3], int32_t a[3]) {
+    // Two products of 2^62 at most: the sums may wrap (INT32_MIN^2 twice).
+    const int64_t ot = add64(int64_t{o[0]} * t[0], int64_t{o[1]} * t[1]);
+    const int64_t om = add64(int64_t{o[0]} * o[0], int64_t{o[1]} * o[1]);
+    const int64_t tm = add64(int64_t{t[0]} * t[0], int64_t{t[1]} * t[1]);
+    const bool angle = angle_within_1deg(ot, om, tm, cos_1deg_sq, false);
+    for (int k = 0; k < 3; ++k) {
+        const int64_t kk = k_scale123(o[k], t[k], div_lookup);
+        int64_t rst = low32((kk * o[k] + 16384) >> 15);
+        const float rst_f = (static_cast<float>(kk) / 32768) * (static_cast<float>(o[k]) / 64);
+        if (angle && rst_f > 0.) rst = gain_bound(rst, t[k], gain_limit, true, round_first);
+        if (angle && rst_f < 0.) rst = gain_bound(rst, t[k], gain_limit, false, round_first);
+        r[k] = low32(rst);
+        a[k] = sub32(t[k], r[k]);
+    }
+}
+
+// The denominator's term of one reference coefficient: |o|^3 (scale 0), or
+// with libvmaf's two rounding shifts (scales 1-3).
+SPEEDQA_HD uint64_t den_term_scale0(int16_t o) {
+    const uint64_t m = static_cast<uint16_t>(abs32(o));
+    return m * m * m;
+}
+SPEEDQA_HD uint64_t den_term_scale123(int32_t o, int shift_sq, uint64_t add_cub, int shift_cub) {
+    const uint64_t m = static_cast<uint32_t>(abs32(o));
+    const uint64_t add_sq = uint64_t{1} << shift_sq;
+    return ((((m * m) + add_sq) >> shift_sq) * m + add_cub) >> shift_cub;
+}
+
+// Rounding and shift of the scale-0 CSF, per orientation (h, v, d).
+inline constexpr int32_t kCsfRound[3] = {16384, 16384, 65535};
+inline constexpr int kCsfShift[3] = {15, 15, 17};
+
+// Scale 0 contrast masking of one element: adds its three orientations'
+// cubed excesses over the threshold thr (the 3x3 sum, int64) to sums.
+// src: the coefficients masked; rf: the CSF factors (Q21, Q21, Q23).
+SPEEDQA_HD void cm_terms_scale0(int64_t thr, const int16_t src[3], const int32_t rf[3], Lane lane,
+                                const int64_t add_cub[3], const int shift_cub[3], int64_t sums[3]) {
+    const int sub[3] = {10, 10, 12};
+    const int shift_sq[3] = {29, 29, 30};
+    const int64_t add_sq[3] = {1 << 28, 1 << 28, 1 << 29};
+    const int32_t thr32 = low32(thr);
+    for (int k = 0; k < 3; ++k) {
+        const int32_t x = src[k] * rf[k];
+        const int32_t thr_s = static_cast<int32_t>(static_cast<uint32_t>(thr32) << sub[k]);
+        sums[k] = add64(sums[k], cm_term_scale0(x, thr_s, add_sq[k], shift_sq[k], add_cub[k], shift_cub[k], lane));
+    }
+}
+
+// Scales 1-3: rf the Q32 factors as the lane reads them.
+SPEEDQA_HD void cm_terms_scale123(int64_t thr, const int32_t src[3], const int64_t rf[3], Lane lane, int64_t add_cub,
+                                  int shift_cub, int64_t sums[3]) {
+    for (int k = 0; k < 3; ++k) {
+        const int64_t x = cm_x_scale123(src[k], rf[k]);
+        const int64_t term = lane == Lane::scalar ? cm_term_scale123_scalar(low32(x), low32(thr), add_cub, shift_cub)
+                                                  : cm_term_scale123_simd(x, thr, add_cub, shift_cub, lane);
+        sums[k] = add64(sums[k], term);
+    }
+}
+
+// What one row's inner sum adds to its scale's sum: libvmaf rounds and
+// shifts each row's (the masking's, wrapping, and the denominator's).
+SPEEDQA_HD int64_t cm_row_total(int64_t inner, int64_t add_inner, int shift_inner) {
+    return add64(inner, add_inner) >> shift_inner;
+}
+SPEEDQA_HD uint64_t den_row_total(uint64_t inner, uint64_t add_accum, int shift_accum) {
+    return (inner + add_accum) >> shift_accum;
+}
+
 }  // namespace speedqa::adm::exact
