@@ -56,9 +56,11 @@ done <"$clips/list.txt"
 
 if want tests; then
   note "== device tests"
-  $bin/speedqa_cuda_tests >"$out/cuda_tests.log" 2>&1
-  note "speedqa_cuda_tests exit $?"
-  grep -E '^\[(fp-contract|parity|device-golden)\]|PASSED|FAILED|SKIPPED|Failure' "$out/cuda_tests.log" | head -120 | tee -a "$summary"
+  for t in $bin/*cuda_tests; do
+    $t >"$out/$(basename $t).log" 2>&1
+    note "$(basename $t) exit $?"
+    grep -E '^\[[a-z-]+\]|PASSED|FAILED|SKIPPED|Failure' "$out/$(basename $t).log" | head -120 | tee -a "$summary"
+  done
   $bin/speedqa_tests --gtest_filter='InputPlan.*:HybridEngine*:Layering.*' >"$out/host_tests.log" 2>&1
   note "speedqa_tests (input plan, hybrid, layering) exit $?"
   stage tests

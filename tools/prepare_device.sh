@@ -21,10 +21,13 @@ if [ "${1:-}" != "--no-build" ]; then
   command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
   cmake -S . -B build-device -G Ninja -DSPEEDQA_CUDA=ON -DSPEEDQA_LIBAV=OFF -DSPEEDQA_CAIRO=OFF -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCHS:-90-real}" "${launcher[@]}" >/dev/null
-  ninja -C build-device speedqa_cli speedqa_tests speedqa_cuda_tests speedqa_bench speedqa_device_probe
+  # every device test program (the engine's and the features' own)
+  device_tests=$(ninja -C build-device -t targets all | grep -o '^speedqa_[a-z0-9_]*cuda_tests' | sort -u)
+  ninja -C build-device speedqa_cli speedqa_tests speedqa_bench speedqa_device_probe $device_tests
   rm -rf .device/bin && mkdir -p .device/bin
-  cp build-device/speedqa build-device/tests/speedqa_tests build-device/tests/speedqa_cuda_tests \
-     build-device/bench/speedqa_bench build-device/bench/speedqa_device_probe .device/bin/
+  cp build-device/speedqa build-device/tests/speedqa_tests build-device/bench/speedqa_bench \
+     build-device/bench/speedqa_device_probe .device/bin/
+  for t in $device_tests; do cp "$(find build-device -name "$t" -type f -perm -u+x | head -1)" .device/bin/; done
   strip .device/bin/* 2>/dev/null || true
 fi
 # the test data the device runs read (not the covariance sums): the clips

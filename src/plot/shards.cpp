@@ -51,7 +51,7 @@ Shard read_shard(const std::string& path) {
         fail(path, std::string("not JSON: ") + e.what());
     }
     if (doc.type != Type::object || !doc.find("speedqa_shard"))
-        fail(path, "not a shard (speedqa writes one with --frame_range)");
+        fail(path, "not a shard of a frame range (a speedqa JSON file with \"speedqa_shard\")");
     Shard s;
     s.path = path;
     s.version = member(path, doc, "version", Type::string, "the shard").text;
