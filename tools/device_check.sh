@@ -32,6 +32,7 @@ nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm,clocks.max.sm 
 note "$(nproc) CPU cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
 
 bin=.device/bin
+[ -x $bin/speedqa ] || [ ! -f .device/bin.tar.xz ] || tar -C .device -xJf .device/bin.tar.xz
 [ -x $bin/speedqa ] || { note "no .device/bin/speedqa: run tools/prepare_device.sh first"; exit 1; }
 # the binaries name the checkout they were built in (test data, models):
 # make that path this one
