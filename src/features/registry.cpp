@@ -9,7 +9,9 @@
 #include "features/vif/vif.hpp"
 #ifdef SPEEDQA_HAVE_CUDA
 #include "features/adm/cuda/part.hpp"
+#include "features/motion/cuda/part.hpp"
 #include "features/speed/cuda/part.hpp"
+#include "features/vif/cuda/part.hpp"
 #endif
 
 namespace speedqa {
@@ -28,6 +30,8 @@ const std::vector<PartEntry>& part_entries() {
         {"adm", "cuda", adm::make_cuda_part},
         {"speed_chroma", "cuda", speed::make_cuda_part},
         {"speed_temporal", "cuda", speed::make_cuda_part},
+        {"motion", "cuda", motion::make_cuda_part},
+        {"vif", "cuda", vif::make_cuda_part},
 #endif
     };
     return entries;

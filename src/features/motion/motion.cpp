@@ -7,13 +7,14 @@
 
 #include "core/error.hpp"
 #include "features/motion/exact/motion_exact.hpp"
+#include "features/motion/motion_feature.hpp"
 #include "features/motion/motion_kernels.hpp"
-#include "features/motion/motion_sequencer.hpp"
 
 namespace speedqa {
 namespace {
 
-namespace em = exact::motion;
+using motion::MotionFeature;
+using motion::Params;
 
 // integer_motion.c's options, in its order.
 constexpr OptionDef kOptions[] = {
@@ -35,13 +36,6 @@ constexpr OptionDef kOptions[] = {
      .help = "debug mode: enable additional output"},
 };
 
-struct Params {
-    motion::SequenceOptions seq;
-    bool force_zero = false;
-    double fps_weight = 1.0;
-    int w = 0, h = 0, bitdepth = 8;
-};
-
 class Scratch final : public KernelScratch {
 public:
     explicit Scratch(int w) : row(motion::row_len(w), 0) {}
@@ -58,9 +52,11 @@ public:
     // The frame's score: 0 when forced or before the first frame with a
     // predecessor at the window's distance.
     void extract(KernelScratch& scratch, const FrameView& frame, double* raw) const override {
-        raw[0] = 0.0;
-        if (p_.force_zero || frame.index < p_.seq.first_scored()) return;
-        const Picture* prev = frame.prev_ref[p_.seq.five_frame_window ? 1 : 0];
+        if (!p_.scores(frame.index)) {
+            raw[0] = p_.raw_value(frame.index, 0);
+            return;
+        }
+        const Picture* prev = frame.prev_ref[p_.distance() - 1];
         if (!prev) throw std::logic_error("motion: frame " + std::to_string(frame.index) + " lacks its previous frame");
         motion::SadArgs a;
         a.prev = prev->plane[0];
@@ -71,8 +67,7 @@ public:
         a.h = p_.h;
         a.bitdepth = p_.bitdepth;
         a.row = static_cast<Scratch&>(scratch).row.data();
-        raw[0] = em::frame_score(k_.sad(a), static_cast<unsigned>(p_.w), static_cast<unsigned>(p_.h), p_.fps_weight,
-                                 p_.seq.max_val);
+        raw[0] = p_.raw_value(frame.index, k_.sad(a));
     }
 
 private:
@@ -80,61 +75,17 @@ private:
     const motion::Kernels& k_;
 };
 
-class MotionFeature final : public Feature {
-public:
-    MotionFeature(const OptionValues& o, const Params& p) : Feature(o, output_list(o, p.seq.debug)), p_(p) {}
-
-    // the frame one back, or two with the five-frame window; none when forced to 0
-    int history() const override { return p_.force_zero ? 0 : (p_.seq.five_frame_window ? 2 : 1); }
-    int raw_count() const override { return 1; }
-    // the reference's lumas (none when forced to 0)
-    PlanesRead planes_read() const override {
-        const unsigned y = p_.force_zero ? 0 : 1;
-        return {y, 0, y, 0};
-    }
-
-    // Frame i's outputs read back: its score the frame compared with (1 or
-    // 2 back), motion2 the score of the frame before it with the five-frame
-    // window (so 3 back), motion3's moving average one frame's more; and
-    // forward: motion2 the next frame's score, and the frames before the
-    // first scored one (1 or 2) that frame's.
-    Context context() const override {
-        if (p_.force_zero) return {0, 0};
-        return {(p_.seq.five_frame_window ? 3 : 1) + (p_.seq.moving_average ? 1 : 0), p_.seq.first_scored()};
-    }
-
-    // the reference's luma and the one of the frame it is compared with
-    // (one back, or two with the five-frame window; not the one between)
-    InputNeeds input_needs() const override {
-        InputNeeds n;
-        if (p_.force_zero) return n;
-        n.planes[0][0] = 1;
-        n.planes[p_.seq.five_frame_window ? 2 : 1][0] = 1;
-        return n;
-    }
-
-    // the reference's scalar, AVX2 and AVX-512 sums are the same integers
-    CpuTarget kernel_target(const CpuTarget& t) const override { return {t.isa, Dispatch::scalar, t.straightforward}; }
-    std::unique_ptr<CpuKernel> make_cpu_kernel(const CpuTarget& target) const override {
-        return std::make_unique<Kernel>(p_, motion::kernels_for(kernel_target(target).isa));
-    }
-    std::unique_ptr<Sequencer> make_sequencer() const override { return motion::make_sequencer(p_.seq); }
-
-private:
-    // The score now (again as integer_motion with debug), motion2 and
-    // motion3 when libvmaf's flush writes them.
-    static std::vector<FeatureOutput> output_list(const OptionValues& o, bool debug) {
-        std::vector<std::string> now = {"VMAF_integer_feature_motion_sad_score"};
-        if (debug) now.push_back("VMAF_integer_feature_motion_score");
-        std::vector<FeatureOutput> out = outputs_for(now, o);
-        for (FeatureOutput& d :
-             outputs_for({"VMAF_integer_feature_motion2_score", "VMAF_integer_feature_motion3_score"}, o, true))
-            out.push_back(std::move(d));
-        return out;
-    }
-
-    Params p_;
-};
+// The score now (again as integer_motion with debug), motion2 and motion3
+// when libvmaf's flush writes them.
+std::vector<FeatureOutput> output_list(const OptionValues& o, bool debug) {
+    std::vector<std::string> now = {"VMAF_integer_feature_motion_sad_score"};
+    if (debug) now.push_back("VMAF_integer_feature_motion_score");
+    std::vector<FeatureOutput> out = Feature::outputs_for(now, o);
+    for (FeatureOutput& d :
+         Feature::outputs_for({"VMAF_integer_feature_motion2_score", "VMAF_integer_feature_motion3_score"}, o, true))
+        out.push_back(std::move(d));
+    return out;
+}
 
 std::unique_ptr<Feature> create(const VideoFormat& format, const OptionValues& o) {
     // the 5-tap mirror reads 2 samples beyond each side
@@ -157,6 +108,21 @@ std::unique_ptr<Feature> create(const VideoFormat& format, const OptionValues& o
 }
 
 }  // namespace
+
+motion::MotionFeature::MotionFeature(const OptionValues& o, const Params& p)
+    : Feature(o, output_list(o, p.seq.debug)), p_(p) {}
+
+InputNeeds motion::MotionFeature::input_needs() const {
+    InputNeeds n;
+    if (p_.force_zero) return n;
+    n.planes[0][0] = 1;
+    n.planes[p_.distance()][0] = 1;
+    return n;
+}
+
+std::unique_ptr<CpuKernel> motion::MotionFeature::make_cpu_kernel(const CpuTarget& target) const {
+    return std::make_unique<Kernel>(p_, motion::kernels_for(kernel_target(target).isa));
+}
 
 const FeatureDef& motion_feature() {
     static const FeatureDef def{"motion", kOptions, create};

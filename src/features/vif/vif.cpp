@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/zeroed_array.hpp"
+#include "features/vif/vif_feature.hpp"
 #include "features/vif/vif_kernels.hpp"
 #include "features/vif/vif_plan.hpp"
 
@@ -105,80 +106,69 @@ public:
                 }
             bits = 16;
         }
-        write_outputs(sums, raw);
+        vif::write_outputs(*plan_, sums, raw);
     }
 
 private:
-    // write_scores of integer_vif.c: float num / den per scale; the debug
-    // sums in double.
-    void write_outputs(const ev::Sums* sums, double* raw) const {
-        const Plan& p = *plan_;
-        float num[ev::kScales] = {}, den[ev::kScales] = {};
-        for (int s = p.skip_scale0 ? 1 : 0; s < ev::kScales; s++) {
-            num[s] = ev::scale_num(sums[s]);
-            den[s] = ev::scale_den(sums[s]);
-        }
-        int o = 0;
-        raw[o++] = p.skip_scale0 ? 0.0 : static_cast<double>(num[0] / den[0]);
-        for (int s = 1; s < ev::kScales; s++) raw[o++] = static_cast<double>(num[s] / den[s]);
-        if (!p.debug) return;
-        double score_num = 0, score_den = 0;
-        if (p.skip_scale0) {
-            score_num = static_cast<double>(num[1]) + static_cast<double>(num[2]) + static_cast<double>(num[3]);
-            score_den = static_cast<double>(den[1]) + static_cast<double>(den[2]) + static_cast<double>(den[3]);
-        } else {
-            score_num = static_cast<double>(num[0]) + static_cast<double>(num[1]) + static_cast<double>(num[2]) +
-                        static_cast<double>(num[3]);
-            score_den = static_cast<double>(den[0]) + static_cast<double>(den[1]) + static_cast<double>(den[2]) +
-                        static_cast<double>(den[3]);
-        }
-        raw[o++] = score_den == 0.0 ? 1.0 : score_num / score_den;
-        raw[o++] = score_num;
-        raw[o++] = score_den;
-        // with scale 0 skipped the reference reports num 0 and den -1 for it
-        raw[o++] = p.skip_scale0 ? 0.0 : static_cast<double>(num[0]);
-        raw[o++] = p.skip_scale0 ? -1.0 : static_cast<double>(den[0]);
-        for (int s = 1; s < ev::kScales; s++) {
-            raw[o++] = static_cast<double>(num[s]);
-            raw[o++] = static_cast<double>(den[s]);
-        }
-    }
-
     std::shared_ptr<const Plan> plan_;
     const vif::Kernels& k_;
 };
 
-class VifFeature final : public Feature {
-public:
-    VifFeature(const OptionValues& options, Plan plan)
-        : Feature(options, outputs_for(names(plan.debug), options)),
-          plan_(std::make_shared<const Plan>(std::move(plan))) {}
-
-    PlanesRead planes_read() const override { return {1, 1, 0, 0}; }  // the lumas
-
-    // the reference's scalar, AVX2 and AVX-512 VIF give the same integers, so
-    // every dispatch is served by the same kernels
-    CpuTarget kernel_target(const CpuTarget& t) const override { return {t.isa, Dispatch::scalar, t.straightforward}; }
-    std::unique_ptr<CpuKernel> make_cpu_kernel(const CpuTarget& target) const override {
-        return std::make_unique<Kernel>(plan_, vif::kernels_for(kernel_target(target).isa));
-    }
-
-private:
-    static std::vector<std::string> names(bool debug) {
-        std::vector<std::string> n = kScaleOutputs;
-        if (debug) n.insert(n.end(), kDebugOutputs.begin(), kDebugOutputs.end());
-        return n;
-    }
-    std::shared_ptr<const Plan> plan_;
-};
+std::vector<std::string> output_names(bool debug) {
+    std::vector<std::string> n = kScaleOutputs;
+    if (debug) n.insert(n.end(), kDebugOutputs.begin(), kDebugOutputs.end());
+    return n;
+}
 
 std::unique_ptr<Feature> create(const VideoFormat& format, const OptionValues& options) {
     Plan plan = vif::make_plan(format, options.flag("vif_skip_scale0"), options.flag("debug"),
                                options.real("vif_enhn_gain_limit"));
-    return std::make_unique<VifFeature>(options, std::move(plan));
+    return std::make_unique<vif::VifFeature>(options, std::move(plan));
 }
 
 }  // namespace
+
+vif::VifFeature::VifFeature(const OptionValues& options, Plan plan)
+    : Feature(options, outputs_for(output_names(plan.debug), options)),
+      plan_(std::make_shared<const Plan>(std::move(plan))) {}
+
+std::unique_ptr<CpuKernel> vif::VifFeature::make_cpu_kernel(const CpuTarget& target) const {
+    return std::make_unique<Kernel>(plan_, vif::kernels_for(kernel_target(target).isa));
+}
+
+// write_scores of integer_vif.c: float num / den per scale; the debug
+// sums in double.
+void vif::write_outputs(const Plan& p, const ev::Sums* sums, double* raw) {
+    float num[ev::kScales] = {}, den[ev::kScales] = {};
+    for (int s = p.skip_scale0 ? 1 : 0; s < ev::kScales; s++) {
+        num[s] = ev::scale_num(sums[s]);
+        den[s] = ev::scale_den(sums[s]);
+    }
+    int o = 0;
+    raw[o++] = p.skip_scale0 ? 0.0 : static_cast<double>(num[0] / den[0]);
+    for (int s = 1; s < ev::kScales; s++) raw[o++] = static_cast<double>(num[s] / den[s]);
+    if (!p.debug) return;
+    double score_num = 0, score_den = 0;
+    if (p.skip_scale0) {
+        score_num = static_cast<double>(num[1]) + static_cast<double>(num[2]) + static_cast<double>(num[3]);
+        score_den = static_cast<double>(den[1]) + static_cast<double>(den[2]) + static_cast<double>(den[3]);
+    } else {
+        score_num = static_cast<double>(num[0]) + static_cast<double>(num[1]) + static_cast<double>(num[2]) +
+                    static_cast<double>(num[3]);
+        score_den = static_cast<double>(den[0]) + static_cast<double>(den[1]) + static_cast<double>(den[2]) +
+                    static_cast<double>(den[3]);
+    }
+    raw[o++] = score_den == 0.0 ? 1.0 : score_num / score_den;
+    raw[o++] = score_num;
+    raw[o++] = score_den;
+    // with scale 0 skipped the reference reports num 0 and den -1 for it
+    raw[o++] = p.skip_scale0 ? 0.0 : static_cast<double>(num[0]);
+    raw[o++] = p.skip_scale0 ? -1.0 : static_cast<double>(den[0]);
+    for (int s = 1; s < ev::kScales; s++) {
+        raw[o++] = static_cast<double>(num[s]);
+        raw[o++] = static_cast<double>(den[s]);
+    }
+}
 
 const FeatureDef& vif_feature() {
     static const FeatureDef def{"vif", kOptions, create};
