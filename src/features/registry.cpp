@@ -8,6 +8,7 @@
 #include "features/speed/speed.hpp"
 #include "features/vif/vif.hpp"
 #ifdef SPEEDQA_HAVE_CUDA
+#include "features/cambi/cuda/part.hpp"
 #include "features/speed/cuda/part.hpp"
 #endif
 
@@ -26,6 +27,7 @@ const std::vector<PartEntry>& part_entries() {
 #ifdef SPEEDQA_HAVE_CUDA
         {"speed_chroma", "cuda", speed::make_cuda_part},
         {"speed_temporal", "cuda", speed::make_cuda_part},
+        {"cambi", "cuda", cambi::make_cuda_part},
 #endif
     };
     return entries;
