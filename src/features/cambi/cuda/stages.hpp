@@ -35,9 +35,16 @@ inline constexpr int kTileW = 32;
 inline constexpr int kTileH = 64;
 // Rows of vcount per point.
 inline constexpr int kMaskSegment = 16;
-// The pooling stages: values per block, threads per block.
-inline constexpr int kPoolChunk = 8192;
+// The pooling stages: blocks per scale of a picture (each takes a 1/64 of
+// its values), threads per block.
+inline constexpr int kPoolBlocks = 64;
 inline constexpr int kPoolThreads = 256;
+// The values [first, end) of block x of the pooling stages.
+SPEEDQA_HD void pool_range(int n, int x, int* first, int* end) {
+    const int per = (n + kPoolBlocks - 1) / kPoolBlocks;
+    *first = x * per;
+    *end = n - *first < per ? n : *first + per;
+}
 // The radix select: three passes over the bits of the nonzero values
 // (non-negative floats order as their bits), digits 30..20, 19..10, 9..0.
 inline constexpr int kSelectPasses = 3;
@@ -46,23 +53,16 @@ SPEEDQA_HD int select_shift(int pass) { return pass == 0 ? 20 : pass == 1 ? 10 :
 SPEEDQA_HD int select_bins(int pass) { return pass == 0 ? 2048 : 1024; }
 SPEEDQA_HD int select_offset(int pass) { return pass == 0 ? 0 : pass == 1 ? 2048 : 3072; }
 
+// The bits of a float, and back (memcpy: a register move on the device).
 SPEEDQA_HD uint32_t float_bits(float f) {
-#if defined(__CUDA_ARCH__)
-    return __float_as_uint(f);
-#else
     uint32_t u;
-    std::memcpy(&u, &f, sizeof u);
+    memcpy(&u, &f, sizeof u);
     return u;
-#endif
 }
 SPEEDQA_HD float bits_float(uint32_t u) {
-#if defined(__CUDA_ARCH__)
-    return __uint_as_float(u);
-#else
     float f;
-    std::memcpy(&f, &u, sizeof f);
+    memcpy(&f, &u, sizeof f);
     return f;
-#endif
 }
 
 // What one picture leaves of one scale for the tail.
@@ -180,10 +180,18 @@ void zero_stats(const Exec& ex, const DevPlan& p, const DevBuffers& b, int frame
     uint32_t* const rec = reinterpret_cast<uint32_t*>(b.records);
     ex.for_each(Extent{rec_words, 1, 1}, [=] SPEEDQA_HD_LAMBDA(int x, int, int) { rec[x] = 0; });
     uint32_t* const bins = b.bins;
-    ex.for_each(Extent{kSelectBinsAll, p.images * kScales, frames},
-                [=] SPEEDQA_HD_LAMBDA(int x, int y, int z) {
-                    bins[(static_cast<size_t>(z) * p.images * kScales + y) * kSelectBinsAll + x] = 0;
-                });
+    const int per_frame = p.images * kScales;
+    ex.for_each(Extent{kSelectBinsAll, per_frame, frames}, [=] SPEEDQA_HD_LAMBDA(int x, int y, int z) {
+        bins[(static_cast<size_t>(z) * per_frame + y) * kSelectBinsAll + x] = 0;
+    });
+}
+
+// Columns of the 10-bit picture per point of the convert stage.
+inline constexpr int kConvertRun = 4;
+
+// Sample x of a row of the input (8-bit, or little-endian 16-bit above).
+SPEEDQA_HD unsigned sample_in_row(const uint8_t* row, int x, int bitdepth) {
+    return bitdepth > 8 ? reinterpret_cast<const uint16_t*>(row)[x] : row[x];
 }
 
 // The 10-bit picture at CAMBI's size, anti-dithered where asked; the largest
@@ -195,26 +203,32 @@ void convert(const Exec& ex, const DevPlan& p, int i, const DevBuffers& b, const
     const int bd = p.bitdepth, antidither = p.antidither, images = p.images;
     const bool check = bd != 8 && bd != 16;
     const unsigned top = (1u << bd) - 1;
-    ex.for_each(Extent{im.w, im.h, frames}, [=] SPEEDQA_HD_LAMBDA(int x, int y, int z) {
+    ex.for_each(Extent{(im.w + kConvertRun - 1) / kConvertRun, im.h, frames}, [=] SPEEDQA_HD_LAMBDA(int q, int y, int z) {
         const int pos = L.position(z);
-        const auto ten = [&](int r, int c) -> int {
-            const int sr = im.resampled ? im.source_row[r] : r, sc = im.resampled ? im.source_column[c] : c;
-            return to_10bit(input_sample(L, input, pos, im.side, 0, sr, sc), bd);
+        const bool below = y + 1 < im.h;
+        const auto source_row = [&](int r) { return input_row(L, input, pos, im.side, 0, im.resampled ? im.source_row[r] : r); };
+        const uint8_t* row = source_row(y);
+        const uint8_t* next = below ? source_row(y + 1) : row;
+        const auto ten = [&](const uint8_t* r, int c) -> int {
+            return to_10bit(sample_in_row(r, im.resampled ? im.source_column[c] : c, bd), bd);
         };
-        int v = ten(y, x);
-        if (antidither) {
-            // the 2x2 mean of the samples before it (libvmaf's in-place
-            // order reads only values not yet replaced)
-            const bool right = x + 1 < im.w, below = y + 1 < im.h;
-            if (below && right) v = (v + ten(y, x + 1) + ten(y + 1, x) + ten(y + 1, x + 1)) >> 2;
-            else if (below) v = (v + ten(y + 1, x)) >> 1;
-            else if (right) v = (v + ten(y, x + 1)) >> 1;
-        }
-        reinterpret_cast<uint16_t*>(slot_of(b, im, i, z) + im.image10)[static_cast<size_t>(y) * im.w + x] =
-            static_cast<uint16_t>(v);
-        if (check && !im.resampled) {
-            const unsigned s = input_sample(L, input, pos, im.side, 0, y, x);
-            if (s > top) atomic_max(&b.records[z * images + i].largest, s);
+        uint16_t* out = reinterpret_cast<uint16_t*>(slot_of(b, im, i, z) + im.image10) + static_cast<size_t>(y) * im.w;
+        const int x1 = (q + 1) * kConvertRun < im.w ? (q + 1) * kConvertRun : im.w;
+        for (int x = q * kConvertRun; x < x1; x++) {
+            int v = ten(row, x);
+            if (antidither) {
+                // the 2x2 mean of the samples before it (libvmaf's in-place
+                // order reads only values not yet replaced)
+                const bool right = x + 1 < im.w;
+                if (below && right) v = (v + ten(row, x + 1) + ten(next, x) + ten(next, x + 1)) >> 2;
+                else if (below) v = (v + ten(next, x)) >> 1;
+                else if (right) v = (v + ten(row, x + 1)) >> 1;
+            }
+            out[x] = static_cast<uint16_t>(v);
+            if (check && !im.resampled) {
+                const unsigned s = sample_in_row(row, x, bd);
+                if (s > top) atomic_max(&b.records[z * images + i].largest, s);
+            }
         }
     });
     if (!check || !im.resampled) return;
@@ -396,8 +410,10 @@ struct BandingStage {
                     if (y + 1 < th) ctx.each(2 * lw, [&](int t) { move_down(y, t); });
                     continue;
                 }
-                ctx.each(per * tw, [&](int t) {
-                    const int d = t / tw, x = t % tw, l = row[x];
+                ctx.each(per * kTileW, [&](int t) {
+                    const int d = t / kTileW, x = t % kTileW;
+                    if (x >= tw) return;
+                    const int l = row[x];
                     if (l == uncounted || l < a || l >= end) return;
                     counts[x * per + d] = static_cast<uint16_t>(window_sum(hist + (l - a + d) * words, x, 2 * pad + 1));
                 });
@@ -449,10 +465,11 @@ struct SelectCountStage {
     template <class Ctx>
     SPEEDQA_HD void operator()(const Ctx& ctx) const {
         const ImageDev& im = p.image[i];
-        const int s = ctx.y, n = im.sw[s] * im.sh[s], first = ctx.x * kPoolChunk;
+        const int s = ctx.y;
+        int first = 0, end = 0;
+        pool_range(im.sw[s] * im.sh[s], ctx.x, &first, &end);
         const ScaleRecord& r = b.records[ctx.z * p.images + i].scale[s];
-        if (first >= n || !selects(p, im, r, s)) return;
-        const int end = n - first < kPoolChunk ? n : first + kPoolChunk;
+        if (first >= end || !selects(p, im, r, s)) return;
         const int shift = select_shift(pass), nb = select_bins(pass);
         const int leading = pass > 0 ? select_shift(pass - 1) : 0;
         const uint32_t prefix = r.kth;
@@ -526,10 +543,11 @@ struct AboveSumStage {
     template <class Ctx>
     SPEEDQA_HD void operator()(const Ctx& ctx) const {
         const ImageDev& im = p.image[i];
-        const int s = ctx.y, n = im.sw[s] * im.sh[s], first = ctx.x * kPoolChunk;
+        const int s = ctx.y;
+        int first = 0, end = 0;
+        pool_range(im.sw[s] * im.sh[s], ctx.x, &first, &end);
         ScaleRecord& r = b.records[ctx.z * p.images + i].scale[s];
-        if (first >= n || !selects(p, im, r, s)) return;
-        const int end = n - first < kPoolChunk ? n : first + kPoolChunk;
+        if (first >= end || !selects(p, im, r, s)) return;
         const uint32_t kth = r.kth;
         const float* values = reinterpret_cast<const float*>(slot_of(b, im, i, ctx.z) + im.values[s]);
         double* sum = reinterpret_cast<double*>(ctx.shared);
@@ -566,12 +584,11 @@ void launch_stages(const Exec& ex, const Blocks& blocks, const DevPlan& p, const
             blocks.launch(Extent{(im.sw[s] + kTileW - 1) / kTileW, (im.sh[s] + kTileH - 1) / kTileH, frames}, band);
         }
         mark("cambi scales");
-        const int chunks = (im.sw[0] * im.sh[0] + kPoolChunk - 1) / kPoolChunk;
         for (int pass = 0; pass < kSelectPasses; pass++) {
-            blocks.launch(Extent{chunks, kScales, frames}, SelectCountStage{p, b, i, pass});
+            blocks.launch(Extent{kPoolBlocks, kScales, frames}, SelectCountStage{p, b, i, pass});
             blocks.launch(Extent{1, kScales, frames}, SelectFindStage{p, b, i, pass});
         }
-        blocks.launch(Extent{chunks, kScales, frames}, AboveSumStage{p, b, i});
+        blocks.launch(Extent{kPoolBlocks, kScales, frames}, AboveSumStage{p, b, i});
         mark("cambi pooling");
     }
 }
