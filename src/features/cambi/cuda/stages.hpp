@@ -452,6 +452,30 @@ SPEEDQA_HD bool selects(const DevPlan& p, const ImageDev& im, const ScaleRecord&
     return r.count > static_cast<uint32_t>(topk_count(p.topk, im.sw[s] * im.sh[s]));
 }
 
+// The bins of pass `pass` of the select on scale s of picture i of frame z.
+SPEEDQA_HD uint32_t* select_bins_of(const DevPlan& p, const DevBuffers& b, int i, int s, int z, int pass) {
+    return b.bins + (static_cast<size_t>(z) * p.images * kScales + static_cast<size_t>(i) * kScales + s) * kSelectBinsAll +
+           select_offset(pass);
+}
+
+// Block x of a pooling stage on scale s of picture i of frame z: its share
+// of the scale's values, [first, end), and the scale's record; no record
+// where the block has nothing to do.
+struct PoolBlock {
+    ScaleRecord* record = nullptr;
+    const float* values = nullptr;
+    int first = 0, end = 0;
+};
+SPEEDQA_HD PoolBlock pool_block(const DevPlan& p, const DevBuffers& b, int i, int x, int s, int z) {
+    const ImageDev& im = p.image[i];
+    PoolBlock k;
+    pool_range(im.sw[s] * im.sh[s], x, &k.first, &k.end);
+    k.values = reinterpret_cast<const float*>(slot_of(b, im, i, z) + im.values[s]);
+    ScaleRecord* r = &b.records[z * p.images + i].scale[s];
+    if (k.first < k.end && selects(p, im, *r, s)) k.record = r;
+    return k;
+}
+
 // Pass `pass` of the radix select: the counts of the pass's digit among the
 // nonzero values whose leading digits are the ones found (ScaleRecord::kth).
 struct SelectCountStage {
@@ -464,23 +488,18 @@ struct SelectCountStage {
 
     template <class Ctx>
     SPEEDQA_HD void operator()(const Ctx& ctx) const {
-        const ImageDev& im = p.image[i];
         const int s = ctx.y;
-        int first = 0, end = 0;
-        pool_range(im.sw[s] * im.sh[s], ctx.x, &first, &end);
-        const ScaleRecord& r = b.records[ctx.z * p.images + i].scale[s];
-        if (first >= end || !selects(p, im, r, s)) return;
+        const PoolBlock k = pool_block(p, b, i, ctx.x, s, ctx.z);
+        if (!k.record) return;
         const int shift = select_shift(pass), nb = select_bins(pass);
         const int leading = pass > 0 ? select_shift(pass - 1) : 0;
-        const uint32_t prefix = r.kth;
-        const float* values = reinterpret_cast<const float*>(slot_of(b, im, i, ctx.z) + im.values[s]);
+        const uint32_t prefix = k.record->kth;
         uint32_t* bins = reinterpret_cast<uint32_t*>(ctx.shared);
-        uint32_t* out = b.bins + (static_cast<size_t>(ctx.z) * p.images * kScales + i * kScales + s) * kSelectBinsAll +
-                        select_offset(pass);
+        uint32_t* out = select_bins_of(p, b, i, s, ctx.z, pass);
         ctx.each(nb, [&](int t) { bins[t] = 0; });
         ctx.each(kPoolThreads, [&](int t) {
-            for (int k = first + t; k < end; k += kPoolThreads) {
-                const uint32_t u = float_bits(values[k]);
+            for (int q = k.first + t; q < k.end; q += kPoolThreads) {
+                const uint32_t u = float_bits(k.values[q]);
                 if (u == 0 || (pass > 0 && u >> leading != prefix)) continue;
                 add_u32(&bins[(u >> shift) & static_cast<uint32_t>(nb - 1)], 1);
             }
@@ -508,8 +527,7 @@ struct SelectFindStage {
         const int s = ctx.y;
         ScaleRecord& r = b.records[ctx.z * p.images + i].scale[s];
         if (!selects(p, im, r, s)) return;
-        const uint32_t* bins = b.bins + (static_cast<size_t>(ctx.z) * p.images * kScales + i * kScales + s) * kSelectBinsAll +
-                               select_offset(pass);
+        const uint32_t* bins = select_bins_of(p, b, i, s, ctx.z, pass);
         const int group = select_bins(pass) / kGroups;
         uint32_t* part = reinterpret_cast<uint32_t*>(ctx.shared);
         ctx.each(kGroups, [&](int t) {
@@ -542,24 +560,19 @@ struct AboveSumStage {
 
     template <class Ctx>
     SPEEDQA_HD void operator()(const Ctx& ctx) const {
-        const ImageDev& im = p.image[i];
-        const int s = ctx.y;
-        int first = 0, end = 0;
-        pool_range(im.sw[s] * im.sh[s], ctx.x, &first, &end);
-        ScaleRecord& r = b.records[ctx.z * p.images + i].scale[s];
-        if (first >= end || !selects(p, im, r, s)) return;
-        const uint32_t kth = r.kth;
-        const float* values = reinterpret_cast<const float*>(slot_of(b, im, i, ctx.z) + im.values[s]);
+        const PoolBlock k = pool_block(p, b, i, ctx.x, ctx.y, ctx.z);
+        if (!k.record) return;
+        const uint32_t kth = k.record->kth;
         double* sum = reinterpret_cast<double*>(ctx.shared);
         ctx.each(1, [&](int) { *sum = 0; });
         ctx.each(kPoolThreads, [&](int t) {
             double mine = 0;
-            for (int k = first + t; k < end; k += kPoolThreads)
-                if (float_bits(values[k]) > kth) mine += values[k];
+            for (int q = k.first + t; q < k.end; q += kPoolThreads)
+                if (float_bits(k.values[q]) > kth) mine += k.values[q];
             if (mine != 0) add_double(sum, mine);
         });
         ctx.each(1, [&](int) {
-            if (*sum != 0) add_double(&r.above_sum, *sum);
+            if (*sum != 0) add_double(&k.record->above_sum, *sum);
         });
     }
 };
