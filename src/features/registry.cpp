@@ -9,6 +9,7 @@
 #include "features/vif/vif.hpp"
 #ifdef SPEEDQA_HAVE_CUDA
 #include "features/adm/cuda/part.hpp"
+#include "features/cambi/cuda/part.hpp"
 #include "features/motion/cuda/part.hpp"
 #include "features/speed/cuda/part.hpp"
 #include "features/vif/cuda/part.hpp"
@@ -28,9 +29,10 @@ const std::vector<PartEntry>& part_entries() {
     static const std::vector<PartEntry> entries = {
 #ifdef SPEEDQA_HAVE_CUDA
         {"adm", "cuda", adm::make_cuda_part},
+        {"cambi", "cuda", cambi::make_cuda_part},
+        {"motion", "cuda", motion::make_cuda_part},
         {"speed_chroma", "cuda", speed::make_cuda_part},
         {"speed_temporal", "cuda", speed::make_cuda_part},
-        {"motion", "cuda", motion::make_cuda_part},
         {"vif", "cuda", vif::make_cuda_part},
 #endif
     };

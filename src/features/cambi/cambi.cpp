@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "features/cambi/cambi_feature.hpp"
 #include "features/cambi/kernels.hpp"
 #include "features/cambi/picture_score.hpp"
 #include "features/cambi/plan.hpp"
@@ -45,8 +46,6 @@ const OptionDef kOptions[] = {
 
 const char* const kScore = "Cambi_feature_cambi_score";
 
-double clipped(double score, double max_val) { return score < max_val ? score : max_val; }
-
 class CambiKernel final : public CpuKernel {
 public:
     CambiKernel(std::shared_ptr<const cambi::Plan> plan, const cambi::Kernels& k) : plan_(std::move(plan)), k_(k) {}
@@ -58,12 +57,8 @@ public:
         cambi::Workspace& ws = static_cast<Scratch&>(scratch).ws;
         const cambi::Plan& p = *plan_;
         const double dis = cambi::picture_score(*frame.dis, p.dis, p, k_, ws, frame.index);
-        raw[0] = clipped(dis, p.max_val);
-        if (!p.full_ref) return;
-        const double src = cambi::picture_score(*frame.ref, p.src, p, k_, ws, frame.index);
-        const double gain = 0 > dis - src ? 0 : dis - src;
-        raw[1] = clipped(src, p.max_val);
-        raw[2] = clipped(gain, p.max_val);
+        const double src = p.full_ref ? cambi::picture_score(*frame.ref, p.src, p, k_, ws, frame.index) : 0.0;
+        cambi::write_raw(p, dis, src, raw);
     }
 
 private:
@@ -75,40 +70,36 @@ private:
     const cambi::Kernels& k_;
 };
 
-class CambiFeature final : public Feature {
-public:
-    CambiFeature(const OptionValues& options, cambi::Plan plan)
-        : Feature(options, outputs(options, plan.full_ref)),
-          plan_(std::make_shared<const cambi::Plan>(std::move(plan))) {}
+}  // namespace
 
-    // the distorted luma, and the reference's with full_ref
-    PlanesRead planes_read() const override { return {plan_->full_ref ? 1u : 0u, 1, 0, 0}; }
+namespace cambi {
 
-    // libvmaf's scalar and AVX2 CAMBI give the same values: the dispatch
-    // changes nothing here.
-    CpuTarget kernel_target(const CpuTarget& t) const override { return {t.isa, Dispatch::scalar, t.straightforward}; }
-    std::unique_ptr<CpuKernel> make_cpu_kernel(const CpuTarget& target) const override {
-        const cambi::Kernels* k = nullptr;
-        if (target.isa == Isa::avx512) k = cambi::kernels_avx512();
-        if (!k && target.isa != Isa::c) k = cambi::kernels_avx2();
-        return std::make_unique<CambiKernel>(plan_, k ? *k : cambi::kernels_c());
+CambiFeature::CambiFeature(const OptionValues& options, Plan plan)
+    : Feature(options, outputs(options, plan.full_ref)), plan_(std::make_shared<const Plan>(std::move(plan))) {}
+
+std::unique_ptr<CpuKernel> CambiFeature::make_cpu_kernel(const CpuTarget& target) const {
+    const Kernels* k = nullptr;
+    if (target.isa == Isa::avx512) k = kernels_avx512();
+    if (!k && target.isa != Isa::c) k = kernels_avx2();
+    return std::make_unique<CambiKernel>(plan_, k ? *k : kernels_c());
+}
+
+std::vector<FeatureOutput> CambiFeature::outputs(const OptionValues& options, bool full_ref) {
+    std::vector<FeatureOutput> out = outputs_for({kScore}, options);
+    // libvmaf writes these two under fixed names, without the option suffix.
+    if (full_ref) {
+        out.push_back({"cambi_source", "cambi_source", false});
+        out.push_back({"cambi_full_reference", "cambi_full_reference", false});
     }
+    return out;
+}
 
-private:
-    static std::vector<FeatureOutput> outputs(const OptionValues& options, bool full_ref) {
-        std::vector<FeatureOutput> out = outputs_for({kScore}, options);
-        // libvmaf writes these two under fixed names, without the option suffix.
-        if (full_ref) {
-            out.push_back({"cambi_source", "cambi_source", false});
-            out.push_back({"cambi_full_reference", "cambi_full_reference", false});
-        }
-        return out;
-    }
-    std::shared_ptr<const cambi::Plan> plan_;
-};
+}  // namespace cambi
+
+namespace {
 
 std::unique_ptr<Feature> create(const VideoFormat& format, const OptionValues& options) {
-    return std::make_unique<CambiFeature>(options, cambi::make_plan(format, options));
+    return std::make_unique<cambi::CambiFeature>(options, cambi::make_plan(format, options));
 }
 
 }  // namespace

@@ -115,19 +115,6 @@ void update_columns(const BandingArgs& a, int r, uint8_t delta) {
     for (int c = 0; c < a.width; c++) col[c * row + lv[c]] = static_cast<uint8_t>(col[c * row + lv[c]] + delta);
 }
 
-// The banding value of a pixel at level `level` from the window counts
-// `counts` of the tracked levels, level at index `at`.
-float pixel_value(const Plan& p, const uint16_t* counts, int at, int level) {
-    const int same = counts[at];
-    float best = 0.0f;
-    for (int d = p.first_diff[static_cast<size_t>(level)]; d < p.num_diffs; d++) {
-        const int other = std::max(counts[at + d + 1], counts[at - d - 1]);
-        const float v = banding_value(p.weight[static_cast<size_t>(d)], same, other, p.reciprocal.data());
-        if (v > best) best = v;
-    }
-    return best;
-}
-
 // Row r: slides the window sums of `margin` levels around the pixel's level
 // along the row; starts afresh where the level leaves them or the last
 // counted pixel is far.
@@ -157,7 +144,8 @@ void banding_row(const BandingArgs& a, int r, BandingStats& st) {
                 for (int i = 0; i < tracked; i++) counts[i] = static_cast<uint16_t>(counts[i] + in[i] - leaving[i]);
             }
         }
-        const float v = pixel_value(p, counts, level - lo, level);
+        const float v = pixel_banding_value(counts + (level - lo), p.first_diff[static_cast<size_t>(level)], nd,
+                                            p.weight.data(), p.reciprocal.data());
         if (v != 0.0f) {
             const size_t i = first_pixel + static_cast<size_t>(c);
             a.nonzero[i / 64] |= uint64_t{1} << (i % 64);

@@ -10,6 +10,26 @@
 #include "features/cambi/pooling.hpp"
 
 namespace speedqa::cambi {
+
+// (libvmaf checks the whole picture, also when it then resamples it.)
+void check_range(unsigned largest, int bitdepth, long long frame) {
+    if (bitdepth == 8 || bitdepth == 16) return;
+    const unsigned top = (1u << bitdepth) - 1;
+    if (largest > top)
+        throw Error("cambi: frame " + std::to_string(frame) + " has a luma sample of " + std::to_string(largest) +
+                    ", above the " + std::to_string(bitdepth) + "-bit maximum " + std::to_string(top) +
+                    " (libvmaf refuses such pictures)");
+}
+
+void write_raw(const Plan& p, double dis, double src, double* raw) {
+    const auto clipped = [&](double score) { return score < p.max_val ? score : p.max_val; };
+    raw[0] = clipped(dis);
+    if (!p.full_ref) return;
+    const double gain = 0 > dis - src ? 0 : dis - src;
+    raw[1] = clipped(src);
+    raw[2] = clipped(gain);
+}
+
 namespace {
 
 // Rows of a band of the filter and banding passes: their levels stay in
@@ -22,17 +42,6 @@ int widest_window(const Plan& p) { return p.full_ref ? std::max(p.dis.window, p.
 
 unsigned sample_at(const uint8_t* row, int j, int bitdepth) {
     return bitdepth > 8 ? static_cast<unsigned>(row[2 * j] | row[2 * j + 1] << 8) : row[j];
-}
-
-// libvmaf refuses 9- to 15-bit pictures with samples above their range (and
-// checks the whole picture, also when it then resamples it).
-void check_range(unsigned largest, int bitdepth, long long frame) {
-    if (bitdepth == 8 || bitdepth == 16) return;
-    const unsigned top = (1u << bitdepth) - 1;
-    if (largest > top)
-        throw Error("cambi: frame " + std::to_string(frame) + " has a luma sample of " + std::to_string(largest) +
-                    ", above the " + std::to_string(bitdepth) + "-bit maximum " + std::to_string(top) +
-                    " (libvmaf refuses such pictures)");
 }
 
 // Rows of the picture at CAMBI's size kept while they stream through the

@@ -30,6 +30,16 @@ struct Workspace {
     ZeroedArray<float> pooling;       // scratch of the pooling
 };
 
+// libvmaf refuses 9- to 15-bit pictures with samples above their range:
+// throws Error naming the frame where `largest` (the picture's largest
+// sample) is.
+void check_range(unsigned largest, int bitdepth, long long frame);
+
+// A frame's raw values from its pictures' scores: cambi, and with full_ref
+// cambi_source and cambi_full_reference (src: the reference's score), each
+// clipped to cambi_max_val.
+void write_raw(const Plan& plan, double dis, double src, double* raw);
+
 // Throws Error when a 10- or 12-bit picture holds a sample above its range.
 double picture_score(const Picture& picture, const ImagePlan& image, const Plan& plan, const Kernels& k,
                      Workspace& ws, long long frame);

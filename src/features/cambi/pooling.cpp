@@ -98,26 +98,43 @@ bool mean_after_zero_pivot(const uint64_t* nonzero, const float* values, long lo
     return true;
 }
 
-double topk_mean(const uint64_t* nonzero, const float* values, int n, const BandingStats& st, double topk,
-                 float* scratch) {
-    const int k = topk_count(topk, n);
-    if (st.nonzero == 0) return 0.0;
-    if (st.nonzero <= k) {
-        // The k largest are every nonzero value and zeros.
-        if (order_free(st.sum, st.smallest)) return st.sum / k;
-    } else {
-        std::copy(values, values + st.nonzero, scratch);
-        std::nth_element(scratch, scratch + (k - 1), scratch + st.nonzero, std::greater<float>());
-        double sum = 0;
-        for (int i = 0; i < k; i++) sum += scratch[i];
-        if (order_free(sum, scratch[k - 1])) return sum / k;
+bool order_free_mean(const ScaleSummary& s, int k, double* mean) {
+    if (s.count == 0) {
+        *mean = 0.0;
+        return true;
     }
+    // Below k nonzero values the k largest are every nonzero value and zeros.
+    const double sum = s.count <= k ? s.sum : s.top_sum;
+    if (!order_free(sum, s.count <= k ? s.smallest : s.kth)) return false;
+    *mean = sum / k;
+    return true;
+}
+
+double ordered_topk_mean(const uint64_t* nonzero, const float* values, int n, long long count, int k, float* scratch) {
     double mean = 0;
-    if (mean_after_zero_pivot(nonzero, values, st.nonzero, n, k, &mean)) return mean;
+    if (mean_after_zero_pivot(nonzero, values, count, n, k, &mean)) return mean;
     // libvmaf's quickselect on the whole picture's values.
     for (long long i = 0, next = 0; i < n; i++) scratch[i] = is_set(nonzero, i) ? values[next++] : 0.0f;
     select_largest(scratch, n, k);
     return mean_of_first(scratch, k);
+}
+
+double topk_mean(const uint64_t* nonzero, const float* values, int n, const BandingStats& st, double topk,
+                 float* scratch) {
+    const int k = topk_count(topk, n);
+    ScaleSummary s;
+    s.count = st.nonzero;
+    s.smallest = st.smallest;
+    s.sum = st.sum;
+    if (st.nonzero > k) {
+        std::copy(values, values + st.nonzero, scratch);
+        std::nth_element(scratch, scratch + (k - 1), scratch + st.nonzero, std::greater<float>());
+        for (int i = 0; i < k; i++) s.top_sum += scratch[i];
+        s.kth = scratch[k - 1];
+    }
+    double mean = 0;
+    if (order_free_mean(s, k, &mean)) return mean;
+    return ordered_topk_mean(nonzero, values, n, st.nonzero, k, scratch);
 }
 
 }  // namespace speedqa::cambi

@@ -29,6 +29,26 @@ bool order_free(double sum, float smallest);
 // that is not the case.
 bool mean_after_zero_pivot(const uint64_t* nonzero, const float* values, long long count, int n, int k, double* mean);
 
+// What a reduction of one scale's values tells without their order (the
+// CPU's banding pass and selection, or the device's sums and radix select).
+struct ScaleSummary {
+    long long count = 0;  // nonzero values
+    float smallest = 0;   // the smallest of them (count > 0)
+    double sum = 0;       // count <= k: their sum, in any order
+    float kth = 0;        // count > k: the k-th largest
+    double top_sum = 0;   // count > k: the sum of the k largest, in any order
+};
+
+// The topk mean of the k largest values where the summary settles it (no
+// order of summation can change it): true and *mean; false where libvmaf's
+// order matters (ordered_topk_mean).
+bool order_free_mean(const ScaleSummary& summary, int k, double* mean);
+
+// libvmaf's topk mean from the values themselves in its order: n values,
+// count of them nonzero (bits and values as the banding pass writes them).
+// scratch: n floats.
+double ordered_topk_mean(const uint64_t* nonzero, const float* values, int n, long long count, int k, float* scratch);
+
 // The topk mean of the n values (stats.nonzero of them nonzero). scratch: n
 // floats.
 double topk_mean(const uint64_t* nonzero, const float* values, int n, const BandingStats& stats, double topk,

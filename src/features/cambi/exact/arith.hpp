@@ -85,6 +85,23 @@ SPEEDQA_HD float banding_value(int weight, int same, int other, const float* rec
     return static_cast<float>(weight * same * other) * reciprocal[same + other];
 }
 
+// The banding value of one pixel from the window counts of the levels around
+// its own: centre[0] counts its level, centre[d + 1] and centre[-d - 1] the
+// levels d + 1 above and below. The largest banding_value over the visible
+// differences d = first .. num_diffs - 1 (0 when none is larger).
+SPEEDQA_HD float pixel_banding_value(const uint16_t* centre, int first, int num_diffs, const int* weight,
+                                     const float* reciprocal) {
+    const int same = centre[0];
+    float best = 0.0f;
+    for (int d = first; d < num_diffs; d++) {
+        const int up = centre[d + 1], down = centre[-d - 1];
+        const int other = up > down ? up : down;
+        const float v = banding_value(weight[d], same, other, reciprocal);
+        if (v > best) best = v;
+    }
+    return best;
+}
+
 // How many of the n values topk pooling averages: (int)(topk * n), at least 1.
 SPEEDQA_HD int topk_count(double topk, int n) {
     const int k = static_cast<int>(topk * n);
