@@ -1,7 +1,9 @@
 // The device's floating point must be the host's, operation by operation:
 // no contraction of a * b + c, IEEE division and square root, in float and
-// double, and fma only where written. 2^24 random operands a run, spanning
-// the exponent range, compared bit for bit (NaN with NaN).
+// double, fma only where written, and the conversions the device parts use
+// (integer to float and double, double to integer by truncation, rounding
+// to nearest even). 2^24 random operands a run, spanning the exponent
+// range, compared bit for bit (NaN with NaN).
 #include <gtest/gtest.h>
 
 #include <cuda_runtime.h>
@@ -15,12 +17,13 @@
 
 namespace {
 
-constexpr int kOps = 12;
+constexpr int kOps = 18;
 constexpr size_t kCount = size_t{1} << 24;
 
 // The same expressions on both sides; the host TU is compiled with
 // -ffp-contract=off and the device with --fmad=false.
-__host__ __device__ inline void evaluate(float a, float b, float c, double da, double db, double dc, double* r) {
+__host__ __device__ inline void evaluate(float a, float b, float c, double da, double db, double dc, long long ia,
+                                         double* r) {
     auto put = [r](int op, double v) { r[op] = v; };
     put(0, a * b + c);                                                // float multiply then add
     put(1, a / b);                                                    // float division
@@ -34,13 +37,24 @@ __host__ __device__ inline void evaluate(float a, float b, float c, double da, d
     put(9, ::sqrt(::fabs(da)));
     put(10, ::fma(da, db, dc));                                       // the explicit fma of the covariance lanes
     put(11, static_cast<float>(da * db + dc));                        // double result rounded to float
+    // conversions (ADM's sums to float and double, its rounding of a gain
+    // product, VIF's truncations, CAMBI's integer products times a float)
+    // (finite and in range: elsewhere C leaves the conversions undefined)
+    const double finite = ::isfinite(da) ? da : 0.0;
+    const double in_range = ::fmod(finite, 9.0e18), in_int = ::fmod(finite, 2.0e9);
+    put(12, static_cast<double>(ia));                                 // int64 -> double
+    put(13, static_cast<float>(ia));                                  // int64 -> float
+    put(14, static_cast<double>(static_cast<long long>(in_range)));   // double -> int64, truncating
+    put(15, ::nearbyint(in_range));                                   // to nearest, ties to even
+    put(16, static_cast<double>(static_cast<int>(in_int)));           // double -> int32, truncating
+    put(17, static_cast<float>(static_cast<int>(ia >> 40)) * a);     // int -> float, times a float
 }
 
 __global__ void k_evaluate(const float* fa, const float* fb, const float* fc, const double* da, const double* db,
-                           const double* dc, double* out, size_t n) {
+                           const double* dc, const long long* ia, double* out, size_t n) {
     const size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
     if (i >= n) return;
-    evaluate(fa[i], fb[i], fc[i], da[i], db[i], dc[i], out + i * kOps);
+    evaluate(fa[i], fb[i], fc[i], da[i], db[i], dc[i], ia[i], out + i * kOps);
 }
 
 float random_float(std::mt19937_64& rng) {
@@ -86,7 +100,10 @@ TEST(DeviceFpContract, EveryOperationMatchesTheHostOn16MOperands) {
     std::mt19937_64 rng(2024);
     std::vector<float> fa(kCount), fb(kCount), fc(kCount);
     std::vector<double> da(kCount), db(kCount), dc(kCount);
+    std::vector<long long> ia(kCount);
     for (size_t i = 0; i < kCount; i++) {
+        // integers of every width up to 64 bits, either sign
+        ia[i] = static_cast<long long>(rng()) >> (rng() % 64);
         fa[i] = random_float(rng), fb[i] = random_float(rng), fc[i] = random_float(rng);
         // operands of similar scale half the time, so that sums really round
         if (i % 2) fc[i] = fa[i] * fb[i] * (1 + static_cast<float>(rng() % 1000) / 1e4f);
@@ -97,14 +114,15 @@ TEST(DeviceFpContract, EveryOperationMatchesTheHostOn16MOperands) {
     ASSERT_EQ(cudaMalloc(&out, kCount * kOps * sizeof(double)), cudaSuccess);
     float *dfa = to_device(fa), *dfb = to_device(fb), *dfc = to_device(fc);
     double *dda = to_device(da), *ddb = to_device(db), *ddc = to_device(dc);
-    k_evaluate<<<static_cast<unsigned>((kCount + 255) / 256), 256>>>(dfa, dfb, dfc, dda, ddb, ddc, out, kCount);
+    long long* dia = to_device(ia);
+    k_evaluate<<<static_cast<unsigned>((kCount + 255) / 256), 256>>>(dfa, dfb, dfc, dda, ddb, ddc, dia, out, kCount);
     ASSERT_EQ(cudaGetLastError(), cudaSuccess);
     std::vector<double> got(kCount * kOps);
     ASSERT_EQ(cudaMemcpy(got.data(), out, got.size() * sizeof(double), cudaMemcpyDeviceToHost), cudaSuccess);
     long long compared = 0, mismatches[kOps] = {};
     for (size_t i = 0; i < kCount; i++) {
         double host[kOps];
-        evaluate(fa[i], fb[i], fc[i], da[i], db[i], dc[i], host);
+        evaluate(fa[i], fb[i], fc[i], da[i], db[i], dc[i], ia[i], host);
         for (int op = 0; op < kOps; op++) {
             compared++;
             if (!same_bits(host[op], got[i * kOps + op]) && mismatches[op]++ < 3)
@@ -116,7 +134,7 @@ TEST(DeviceFpContract, EveryOperationMatchesTheHostOn16MOperands) {
     std::printf("[fp-contract] %lld device results (%zu operand sets x %d operations) identical to the host\n", compared,
                 kCount, kOps);
     cudaFree(out);
-    cudaFree(dfa), cudaFree(dfb), cudaFree(dfc), cudaFree(dda), cudaFree(ddb), cudaFree(ddc);
+    cudaFree(dfa), cudaFree(dfb), cudaFree(dfc), cudaFree(dda), cudaFree(ddb), cudaFree(ddc), cudaFree(dia);
 }
 
 }  // namespace
