@@ -123,9 +123,9 @@ fi
 
 if want engine; then
   note "== the engine alone on generated video (speedqa_bench): each feature at its model options, and the models"
-  $bin/speedqa_bench --sizes ${ENGINE_SIZES:-1920x1080,3840x2160} --repeats 3 --engines cpu:$(nproc),cuda,cuda-pinned \
-    --features "vmaf_v1.0.16_3d0h,vmaf_v0.6.1,adm=adm_csf_mode=2:adm_dlm_weight=0.7:adm_enhn_gain_limit=1:adm_min_val=0.5:adm_noise_weight=0.02:adm_norm_view_dist=3:adm_ref_display_height=1080,vif,motion=motion_max_val=18,cambi=cambi_high_res_speedup=1080:cambi_vis_lum_threshold=0.06:cambi_max_val=17,speed_chroma=speed_kernelscale=1.0:speed_nn_floor=0.1:speed_sigma_nn=0.19:speed_weight_var_mode=5:speed_max_val=45.0" \
-    >"$out/engine.log" 2>&1
+  all_features="vmaf_v1.0.16_3d0h,vmaf_v0.6.1,adm=adm_csf_mode=2:adm_dlm_weight=0.7:adm_enhn_gain_limit=1:adm_min_val=0.5:adm_noise_weight=0.02:adm_norm_view_dist=3:adm_ref_display_height=1080,vif,motion=motion_max_val=18,cambi=cambi_high_res_speedup=1080:cambi_vis_lum_threshold=0.06:cambi_max_val=17,speed_chroma=speed_kernelscale=1.0:speed_nn_floor=0.1:speed_sigma_nn=0.19:speed_weight_var_mode=5:speed_max_val=45.0"
+  $bin/speedqa_bench --sizes ${ENGINE_SIZES:-1920x1080,3840x2160} --repeats 3 --engines ${ENGINE_ENGINES:-cpu:$(nproc),cuda,cuda-pinned} \
+    --features "${ENGINE_FEATURES:-$all_features}" >"$out/engine.log" 2>&1
   grep -E '^\||speedqa_bench' "$out/engine.log" | tee -a "$summary"
   note "-- stage times of the models at 4K (SPEEDQA_CUDA_STAGES=1, one queue, no graphs: for shares only)"
   for model in vmaf_v1.0.16_3d0h vmaf_v0.6.1; do

@@ -37,9 +37,22 @@ struct HostGrid {
     }
 };
 
-// Integer sums that any order leaves the same.
+// Integer sums that any order leaves the same. On the device the lanes of a
+// warp that all add to one counter (the points of a row adding to the
+// row's sum: the usual case) add their sum once, so that a counter takes
+// one atomic a warp instead of 32; other lanes add one by one. The sum is
+// the same integer either way.
 SPEEDQA_HD void atomic_add(unsigned long long* p, unsigned long long v) {
 #if defined(__CUDA_ARCH__)
+    const unsigned active = __activemask();
+    const unsigned peers = __match_any_sync(active, reinterpret_cast<unsigned long long>(p));
+    if (peers == 0xffffffffu) {
+        for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_down_sync(0xffffffffu, v, offset);
+        unsigned lane;
+        asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+        if (lane == 0) atomicAdd(p, v);
+        return;
+    }
     atomicAdd(p, v);
 #else
     *p += v;
