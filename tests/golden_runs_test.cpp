@@ -128,6 +128,7 @@ void check_run(const ModelGolden& g, const ClipInfo& clip, Tally& t) {
 }
 
 TEST(GoldenRuns, EveryModelAndFeatureRunOfEveryDispatch) {
+    if (const char* why = golden_skip_in_sanitizer_build()) GTEST_SKIP() << why;
     const std::string root = shared_testdata_dir();
     const std::vector<ModelGolden> runs = load_model_golden(root);
     if (runs.empty()) {
