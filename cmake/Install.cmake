@@ -8,7 +8,7 @@
 #                                        speedqa::speedqa_static
 #   lib/pkgconfig/speedqa.pc             pkg-config
 #   share/speedqa/models/                Netflix's model files and their licence
-#   share/doc/speedqa/                   README and LICENSE
+#   share/doc/speedqa/                   README and LICENSE, docs/ (what the README links to)
 # The internal static libraries (speedqa_core, speedqa_feature_*, ...) stay
 # what the command and the tests link; the two installed libraries are built
 # from their objects.
@@ -99,6 +99,9 @@ install(TARGETS speedqa_static speedqa_shared EXPORT speedqaTargets
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/speedqa DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/models/ DESTINATION ${CMAKE_INSTALL_DATADIR}/speedqa/models)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# the documents the README links to, where its links find them
+file(GLOB speedqa_docs ${PROJECT_SOURCE_DIR}/docs/*.md ${PROJECT_SOURCE_DIR}/docs/*.svg)
+install(FILES ${speedqa_docs} DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)
 
 set(speedqa_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/speedqa)
 install(EXPORT speedqaTargets NAMESPACE speedqa:: DESTINATION ${speedqa_cmake_dir})

@@ -24,6 +24,7 @@ namespace speedqa::testing {
 namespace {
 
 TEST(GoldenRuns, EveryModelAndFeatureRunOfEveryDispatch) {
+    if (const char* why = golden_skip_in_sanitizer_build()) GTEST_SKIP() << why;
     const std::string root = shared_testdata_dir();
     const std::vector<ModelGolden> runs = load_model_golden(root);
     if (runs.empty()) {

@@ -6,15 +6,21 @@
 # Any finding (a crash, a sanitizer report, a leak, a timeout, running out of
 # memory) fails the script; the input that caused it is kept in
 # build-fuzz/findings/<target>/ and the report's end is printed.
+# At the end, with tools/test.sh's stages when .ci/run runs both: the build's
+# and the run's time (tools/stages.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source tools/stages.sh
+own_stages=1
+stages_begin && own_stages=0
+trap 'stages_end $own_stages' EXIT
 seconds=${FUZZ_SECONDS:-60}
 jobs=$(nproc)
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSPEEDQA_FUZZ=ON \
   -DSPEEDQA_CUDA=OFF -DSPEEDQA_BUILD_TESTS=OFF -DSPEEDQA_BUILD_BENCH=OFF >/dev/null
 # the decoder's target exists only in builds with libav
 targets=$(cmake --build build-fuzz --target help | sed -n 's/^\(fuzz_[a-z0-9_]*\):.*/\1/p' | sort)
-cmake --build build-fuzz --target $targets -j "$jobs"
+stage "fuzz build" cmake --build build-fuzz --target $targets -j "$jobs"
 # one target: its verdict in build-fuzz/<target>.verdict (0: no finding)
 fuzz_one() {
   local t=$1 corpus=build-fuzz/corpus/$1 findings=build-fuzz/findings/$1
@@ -29,17 +35,20 @@ fuzz_one() {
 }
 # the targets run side by side, one per core (each is one process on one
 # core): each still fuzzes its full time
-running=0
-for t in $targets; do
-  rm -f "build-fuzz/$t.verdict"
-  if [ "$running" -ge "$jobs" ]; then
-    wait -n || true
-    running=$((running - 1))
-  fi
-  fuzz_one "$t" &
-  running=$((running + 1))
-done
-wait
+fuzz_all() {
+  local running=0 t
+  for t in $targets; do
+    rm -f "build-fuzz/$t.verdict"
+    if [ "$running" -ge "$jobs" ]; then
+      wait -n || true
+      running=$((running - 1))
+    fi
+    fuzz_one "$t" &
+    running=$((running + 1))
+  done
+  wait
+}
+stage "fuzz run ($seconds s a target)" fuzz_all
 failed=""
 for t in $targets; do
   findings=build-fuzz/findings/$t

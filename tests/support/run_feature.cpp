@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <stdexcept>
+#include <string_view>
 #include <tuple>
 
 #include "core/cpu_flags.hpp"
@@ -124,6 +126,14 @@ std::vector<CpuTarget> golden_targets(Dispatch d, long long turn) {
 }
 
 long long sanitizer_turn(long long turn, long long n) { return (turn / 3) % n; }
+
+const char* golden_skip_in_sanitizer_build() {
+    if (!sanitizer_build()) return nullptr;
+    const char* all = std::getenv("SPEEDQA_SANITIZER_GOLDEN");
+    if (all && std::string_view(all) == "1") return nullptr;
+    return "sanitizer build: the comparison with libvmaf's golden files runs in the release build "
+           "(SPEEDQA_SANITIZER_GOLDEN=1 runs it here too)";
+}
 
 size_t golden_frames(size_t clip_frames) {
     return sanitizer_build() ? std::min(clip_frames, kSanitizerFrames) : clip_frames;

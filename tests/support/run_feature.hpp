@@ -69,6 +69,15 @@ constexpr bool sanitizer_build() {
 #endif
 }
 
+// The comparisons with libvmaf's golden files in ../shared/testdata run once,
+// in the release build, which compares every value; a sanitizer build skips
+// them with the reason this returns (nullptr in other builds, or where
+// SPEEDQA_SANITIZER_GOLDEN=1 asks for them, with the turns below). Its memory
+// checks of the same code paths come from the repository subset's golden
+// test (every clip, SpEED option set and dispatch), the checkasm tests, the
+// command's tests with the models, and the fuzzers (docs/TESTING.md).
+const char* golden_skip_in_sanitizer_build();
+
 // The targets a golden test runs a golden file of dispatch d with: every
 // one of host_targets(d), or, in a sanitizer build, one: `turn` counts the
 // test's golden files, which come in threes (a run's three dispatches); each

@@ -1,5 +1,5 @@
-// A configured SpEED feature: its spec and plan (shared by the CPU kernel
-// here and the CUDA engine's speed kernels).
+// A configured SpEED feature: its spec and plan (shared by the CPU kernel,
+// which speed.cpp builds, and the CUDA engine's speed kernels).
 #pragma once
 
 #include "core/feature.hpp"

@@ -14,6 +14,7 @@
 #include "model/tests/model_test_util.hpp"
 #include "model/tests/vmaf_columns.hpp"
 #include "support/model_golden.hpp"
+#include "support/run_feature.hpp"
 #include "support/testdata.hpp"
 #include "support/json.hpp"
 
@@ -101,6 +102,7 @@ bool has_frames(const std::string& path) {
 }
 
 TEST(GoldenModels, EveryFrameScoreIsLibvmafs) {
+    if (const char* why = speedqa::testing::golden_skip_in_sanitizer_build()) GTEST_SKIP() << why;
     const std::string root = speedqa::testing::shared_testdata_dir();
     SPEEDQA_REQUIRE_SHARED(root);
     const auto data = speedqa::testing::TestData::open(root);

@@ -147,6 +147,7 @@ void run_golden(const Golden& g, const TestData& data, const std::string& arg, b
 }
 
 TEST(AdmGolden, EveryValueExact) {
+    if (const char* why = golden_skip_in_sanitizer_build()) GTEST_SKIP() << why;
     const std::string root = shared_testdata_dir();
     const auto data = TestData::open(root);
     if (!data) {

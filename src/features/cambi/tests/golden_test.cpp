@@ -113,6 +113,7 @@ void run_golden(const ModelGolden& g, const TestData& data, const std::string& a
 }
 
 TEST(CambiGolden, EveryValueExact) {
+    if (const char* why = golden_skip_in_sanitizer_build()) GTEST_SKIP() << why;
     const std::string root = shared_testdata_dir();
     const auto data = TestData::open(root);
     if (!data) {

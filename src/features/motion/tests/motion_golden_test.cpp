@@ -10,6 +10,7 @@ namespace speedqa::testing {
 namespace {
 
 TEST(MotionGolden, FeatureRunsEveryValueExact) {
+    if (const char* why = golden_skip_in_sanitizer_build()) GTEST_SKIP() << why;
     if (shared_testdata_dir().empty()) GTEST_SKIP() << "../shared/testdata is absent (set SPEEDQA_SHARED_TESTDATA)";
     const GoldenTally t = check_feature_runs(motion_feature(), Frames::in_sequence);
     print_tally("motion feature runs", t, Frames::in_sequence);
@@ -19,6 +20,7 @@ TEST(MotionGolden, FeatureRunsEveryValueExact) {
 }
 
 TEST(MotionGolden, ModelRunColumnsEveryValueExact) {
+    if (const char* why = golden_skip_in_sanitizer_build()) GTEST_SKIP() << why;
     if (shared_testdata_dir().empty()) GTEST_SKIP() << "../shared/testdata is absent (set SPEEDQA_SHARED_TESTDATA)";
     const GoldenTally t = check_model_runs(motion_feature(), "_motion", Frames::in_sequence);
     print_tally("motion columns of model runs", t, Frames::in_sequence);
@@ -29,6 +31,7 @@ TEST(MotionGolden, ModelRunColumnsEveryValueExact) {
 
 // One kernel serves every dispatch because libvmaf's three agree.
 TEST(MotionGolden, LibvmafDispatchesAgree) {
+    if (const char* why = golden_skip_in_sanitizer_build()) GTEST_SKIP() << why;
     if (shared_testdata_dir().empty()) GTEST_SKIP() << "../shared/testdata is absent (set SPEEDQA_SHARED_TESTDATA)";
     const long long n = check_dispatches_agree("feature_motion", "motion") + check_dispatches_agree("vmaf_", "motion");
     std::printf("[golden-models] motion: scalar, avx2 and avx512 files agree on %lld values\n", n);

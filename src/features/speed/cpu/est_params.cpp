@@ -29,8 +29,8 @@ bool solve_system(const Kernels& kern, const float* cov, const float* b, float* 
 
 }  // namespace
 
-EstParams::EstParams(const exact::Dimensions& dim, exact::CovOrder order, CovImpl impl, const Kernels* kernels)
-    : dim_(dim), order_(order), impl_(impl), layout_(exact::cov_layout(order, dim.sub_w)),
+EstParams::EstParams(const exact::Dimensions& dim, exact::CovOrder order, const Kernels* kernels)
+    : dim_(dim), order_(order), layout_(exact::cov_layout(order, dim.sub_w)),
       kernels_(kernels ? kernels : &best_kernels()) {
     cov_.resize(kBlockElems * kBlockElems);
     chain_acc_.resize(static_cast<size_t>(layout_.chains()) * kCovChainDoubles);
@@ -52,7 +52,7 @@ void EstParams::compute_means(const float* img, int stride) {
     for (int b = 0; b < kBlockElems; b++) means_[b] = exact::mean_normalise(sums[b], dim_.sub_count());
 }
 
-void EstParams::compute_covariance_all_pairs(const float* img, int stride) {
+void EstParams::compute_covariance(const float* img, int stride) {
     std::fill(chain_acc_.begin(), chain_acc_.end(), 0.0);
     alignas(64) double mean[kCovPad] = {};
     for (int b = 0; b < kBlockElems; b++) mean[b] = means_[b];
@@ -63,25 +63,6 @@ void EstParams::compute_covariance_all_pairs(const float* img, int stride) {
     for (int x = 0; x < kBlockElems; x++)
         for (int y = 0; y <= x; y++) {
             for (int k = 0; k < layout_.chains(); k++) s[k] = chain_acc_[static_cast<size_t>(k) * kCovChainDoubles + x * kCovPad + y];
-            sums_[x * kBlockElems + y] = exact::cov_finish(order_, s);
-            const float v = exact::cov_normalise(sums_[x * kBlockElems + y], dim_.sub_count());
-            cov_[x * kBlockElems + y] = v;
-            cov_[y * kBlockElems + x] = v;
-        }
-}
-
-void EstParams::compute_covariance_per_pair(const float* img, int stride) {
-    for (int x = 0; x < kBlockElems; x++)
-        for (int y = 0; y <= x; y++) {
-            const double mx = means_[x], my = means_[y];
-            const float* px = img + (x / kBlock) * stride + x % kBlock;
-            const float* py = img + (y / kBlock) * stride + y % kBlock;
-            double s[exact::kMaxCovChains] = {};
-            for (int k = 0; k < layout_.chains(); k++)
-                s[k] = exact::cov_chain(layout_, k, dim_.sub_w, dim_.sub_h, [&](int i, int j, double& cx, double& cy) {
-                    cx = static_cast<double>(px[i * stride + j]) - mx;
-                    cy = static_cast<double>(py[i * stride + j]) - my;
-                });
             sums_[x * kBlockElems + y] = exact::cov_finish(order_, s);
             const float v = exact::cov_normalise(sums_[x * kBlockElems + y], dim_.sub_count());
             cov_[x * kBlockElems + y] = v;
@@ -109,8 +90,7 @@ void EstParams::run(const float* img, int stride, ImageStats& out) {
     dec_ = img;
     dec_stride_ = stride;
     compute_means(img, stride);
-    if (impl_ == CovImpl::per_pair) compute_covariance_per_pair(img, stride);
-    else compute_covariance_all_pairs(img, stride);
+    compute_covariance(img, stride);
     solve(out);
 }
 

@@ -1,5 +1,8 @@
 // est_params on the CPU: from the decimated, mean-subtracted image to the 25
-// eigenvalues of its block covariance and one variance per 5x5 block.
+// eigenvalues of its block covariance and one variance per 5x5 block, its
+// sums and products through the CPU kernels (all 325 covariance pairs
+// advance together). reference/est_params.hpp is the same stage written
+// pair by pair, as the reference does, without the kernels.
 #pragma once
 
 #include <vector>
@@ -16,18 +19,10 @@ using speedqa::ImageStats;
 
 struct Kernels;
 
-// How the covariance chains are computed. Every implementation gives the
-// bits of the order it emulates; they differ only in speed.
-enum class CovImpl {
-    per_pair,    // one pair at a time, the reference statement as written
-    all_pairs,   // all 325 pairs advance together (cpu/kernels.hpp), vectorised across pairs
-};
-
 class EstParams {
 public:
     // kernels: the CPU kernels to use (nullptr: the widest this host runs).
-    EstParams(const exact::Dimensions& dim, exact::CovOrder order, CovImpl impl = CovImpl::all_pairs,
-              const Kernels* kernels = nullptr);
+    EstParams(const exact::Dimensions& dim, exact::CovOrder order, const Kernels* kernels = nullptr);
 
     // The bytes the constructor allocates for these dimensions and order.
     static size_t bytes(const exact::Dimensions& dim, exact::CovOrder order);
@@ -44,15 +39,13 @@ public:
 
 private:
     void compute_means(const float* img, int stride);
-    void compute_covariance_all_pairs(const float* img, int stride);
-    void compute_covariance_per_pair(const float* img, int stride);
+    void compute_covariance(const float* img, int stride);
     void solve(ImageStats& out);
 
     const float* dec_ = nullptr;  // image of the current run
     int dec_stride_ = 0;
     exact::Dimensions dim_;
     exact::CovOrder order_;
-    CovImpl impl_;
     exact::CovLayout layout_;
     float means_[exact::kBlockElems] = {};
     double sums_[exact::kBlockElems * exact::kBlockElems] = {};

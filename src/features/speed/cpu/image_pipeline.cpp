@@ -77,8 +77,8 @@ size_t SourceRows::slots(const ImagePlan& plan) {
     return static_cast<size_t>(span);
 }
 
-ImagePipeline::ImagePipeline(const ImagePlan& plan, exact::CovOrder order, CovImpl impl, const Kernels* kernels)
-    : plan_(plan), est_(plan.dim, order, impl, kernels), kernels_(kernels ? *kernels : best_kernels()) {
+ImagePipeline::ImagePipeline(const ImagePlan& plan, exact::CovOrder order, const Kernels* kernels)
+    : plan_(plan), est_(plan.dim, order, kernels), kernels_(kernels ? *kernels : best_kernels()) {
     if (plan.resample) {
         compact_.resize(plan.rows.size() * plan.cols.size());
         const size_t slots = SourceRows::slots(plan);

@@ -7,7 +7,7 @@
 
 #include "features/speed/plan.hpp"
 #include "features/speed/cpu/est_params.hpp"
-#include "features/speed/cpu/image_source.hpp"
+#include "features/speed/image_source.hpp"
 
 namespace speedqa::cpu {
 
@@ -22,8 +22,8 @@ struct SourceRows {
 
 class ImagePipeline {
 public:
-    ImagePipeline(const ImagePlan& plan, exact::CovOrder order, CovImpl impl = CovImpl::all_pairs,
-                  const Kernels* kernels = nullptr);
+    // kernels: the CPU kernels to use (nullptr: the widest this host runs).
+    ImagePipeline(const ImagePlan& plan, exact::CovOrder order, const Kernels* kernels = nullptr);
 
     void run(const ImageSource& src, ImageStats& out);
     // The bytes a pipeline for this plan and order allocates.

@@ -9,7 +9,7 @@
 namespace speedqa::reference {
 namespace {
 
-float sample_at(const cpu::PlaneRef& p, int bitdepth, int y, int x) {
+float sample_at(const PlaneRef& p, int bitdepth, int y, int x) {
     const uint8_t* row = p.data + static_cast<ptrdiff_t>(y) * p.stride;
     if (bitdepth == 8) return exact::convert_8bit(row[x]);
     uint16_t v;
@@ -33,7 +33,7 @@ void filter_image(const exact::Taps& taps, const float* src, float* tmp, float* 
 }  // namespace
 
 FullFramePipeline::FullFramePipeline(const ImagePlan& plan, exact::CovOrder order)
-    : plan_(plan), est_(plan.dim, order, cpu::CovImpl::per_pair) {
+    : plan_(plan), est_(plan.dim, order) {
     const exact::Dimensions& d = plan.dim;
     if (plan.resample) {
         all_col_taps_ = prescale_axis_taps(plan.method, d.original_w, d.scaled_w);
@@ -56,10 +56,10 @@ size_t FullFramePipeline::bytes(const ImagePlan& plan, exact::CovOrder order) {
     const size_t floats = static_cast<size_t>(d.original_w) * d.original_h +
                           3 * static_cast<size_t>(d.scaled_w) * d.scaled_h +
                           3 * static_cast<size_t>(d.operating_w) * d.operating_h;
-    return taps * sizeof(exact::AxisTaps) + floats * sizeof(float) + cpu::EstParams::bytes(d, order);
+    return taps * sizeof(exact::AxisTaps) + floats * sizeof(float) + EstParams::bytes(d, order);
 }
 
-void FullFramePipeline::run(const cpu::ImageSource& src, ImageStats& out) {
+void FullFramePipeline::run(const ImageSource& src, ImageStats& out) {
     const exact::Dimensions& d = plan_.dim;
     const int w = d.original_w, h = d.original_h;
     // 1. the whole plane as floats (and the temporal difference)
@@ -89,7 +89,7 @@ void FullFramePipeline::run(const cpu::ImageSource& src, ImageStats& out) {
     // 5. local mean subtraction
     filter_image(plan_.local_mean, dec_.data(), dec_vert_.data(), dec_mean_.data(), d.operating_w, d.operating_h);
     for (size_t i = 0; i < dec_.size(); i++) dec_[i] -= dec_mean_[i];
-    // 6. est_params with the per-pair covariance
+    // 6. est_params as the reference writes it (reference/est_params.hpp)
     est_.run(dec_.data(), d.operating_w, out);
 }
 

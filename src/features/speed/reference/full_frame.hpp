@@ -6,26 +6,27 @@
 
 #include <vector>
 
+#include "features/speed/image_source.hpp"
 #include "features/speed/image_stats.hpp"
 #include "features/speed/plan.hpp"
-#include "features/speed/cpu/est_params.hpp"
-#include "features/speed/cpu/image_source.hpp"
+#include "features/speed/reference/est_params.hpp"
 
 namespace speedqa::reference {
 
 class FullFramePipeline {
 public:
     FullFramePipeline(const ImagePlan& plan, exact::CovOrder order);
-    void run(const cpu::ImageSource& src, ImageStats& out);
+    void run(const ImageSource& src, ImageStats& out);
     // The bytes a pipeline for this plan and order allocates.
     static size_t bytes(const ImagePlan& plan, exact::CovOrder order);
     const std::vector<float>& decimated() const { return dec_; }
+    const EstParams& est() const { return est_; }
 
 private:
     const ImagePlan& plan_;
     std::vector<exact::AxisTaps> all_col_taps_, all_row_taps_;
     std::vector<float> plane_, scaled_, vert_, filtered_, dec_, dec_vert_, dec_mean_;
-    cpu::EstParams est_;
+    EstParams est_;
 };
 
 }  // namespace speedqa::reference

@@ -15,6 +15,7 @@
 
 #include "core/cpu_flags.hpp"
 #include "features/speed/cpu/est_params.hpp"
+#include "features/speed/reference/est_params.hpp"
 #include "features/speed/exact/covariance.hpp"
 
 namespace speedqa {
@@ -159,8 +160,9 @@ TEST(CovarianceOrder, Avx512ChainsMatchAvx512Kernel) {
     check_order(exact::CovOrder::avx512, kernel_avx512, "avx512");
 }
 
-// Every covariance of EstParams (both implementations) against the
-// reference kernels applied pair by pair, as compute_covariance_matrix does.
+// Every covariance of est_params (the CPU engine's, all pairs at once, and
+// the straightforward path's, pair by pair) against the reference kernels
+// applied pair by pair, as compute_covariance_matrix does.
 TEST(CovarianceOrder, EstParamsMatrixMatchesPerPairKernels) {
     const CpuFlags flags = detect_cpu_flags();
     std::mt19937 rng(5);
@@ -173,10 +175,9 @@ TEST(CovarianceOrder, EstParamsMatrixMatchesPerPairKernels) {
             std::normal_distribution<float> n(0, 30);
             std::vector<float> img(static_cast<size_t>(dim.operating_w) * dim.operating_h);
             for (float& v : img) v = n(rng);
-            for (cpu::CovImpl impl : {cpu::CovImpl::per_pair, cpu::CovImpl::all_pairs}) {
-                cpu::EstParams est(dim, order, impl);
-                ImageStats st;
-                est.run(img.data(), dim.operating_w, st);
+            cpu::EstParams all_pairs(dim, order);
+            reference::EstParams per_pair(dim, order);
+            const auto check = [&](const auto& est) {
                 for (int a = 0; a < 25; a++)
                     for (int b = 0; b <= a; b++) {
                         const float* x = img.data() + (a / 5) * dim.operating_w + a % 5;
@@ -187,7 +188,12 @@ TEST(CovarianceOrder, EstParamsMatrixMatchesPerPairKernels) {
                         ASSERT_EQ(want, est.covariance()[a * 25 + b]) << "pair " << a << "," << b;
                         ASSERT_EQ(want, est.covariance()[b * 25 + a]);
                     }
-            }
+            };
+            ImageStats st;
+            all_pairs.run(img.data(), dim.operating_w, st);
+            check(all_pairs);
+            per_pair.run(img.data(), dim.operating_w, st);
+            check(per_pair);
         }
     }
 }

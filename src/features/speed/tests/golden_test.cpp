@@ -106,6 +106,7 @@ void report(const char* label, const TestData& data, const Tally& t) {
 }
 
 TEST(Golden, SharedTestdataEveryValueExact) {
+    if (const char* why = golden_skip_in_sanitizer_build()) GTEST_SKIP() << why;
     const auto data = TestData::open(shared_testdata_dir());
     if (!data) {
         if (in_ci()) FAIL() << "CI=true but ../shared/testdata is absent: the full golden set must run in CI";
@@ -121,9 +122,6 @@ TEST(Golden, SharedTestdataEveryValueExact) {
 TEST(Golden, RepositorySubsetEveryValueExact) {
     const auto data = TestData::open(repo_testdata_dir());
     ASSERT_TRUE(data) << "the repository's testdata/ subset is missing";
-    if (sanitizer_build() && TestData::open(shared_testdata_dir()))
-        GTEST_SKIP() << "sanitizer build with the shared test data: its clips and options run in "
-                        "Golden.SharedTestdataEveryValueExact (the release build and the GPU machine run the subset)";
     const Tally t = check_golden(*data);
     report("repository subset", *data, t);
     EXPECT_GT(t.values, 0);

@@ -40,8 +40,8 @@ Plane random_plane(std::mt19937& rng, int w, int h, int bitdepth, bool flat = fa
     return p;
 }
 
-cpu::ImageSource source_of(const Plane& a, const Plane* b) {
-    cpu::ImageSource s;
+ImageSource source_of(const Plane& a, const Plane* b) {
+    ImageSource s;
     s.a = {a.bytes.data(), a.stride()};
     if (b) {
         s.b = {b->bytes.data(), b->stride()};
@@ -70,7 +70,7 @@ void run_case(const Case& c, std::mt19937& rng, long long& compared) {
     const ImagePlan plan = make_plan(c.w, c.h, c.opt, "test");
     const Plane a = random_plane(rng, c.w, c.h, c.bitdepth, c.flat);
     const Plane b = random_plane(rng, c.w, c.h, c.bitdepth, c.flat);
-    const cpu::ImageSource src = source_of(a, c.difference ? &b : nullptr);
+    const ImageSource src = source_of(a, c.difference ? &b : nullptr);
     for (exact::CovOrder order : {exact::CovOrder::scalar, exact::CovOrder::avx2, exact::CovOrder::avx512}) {
         cpu::ImagePipeline fast(plan, order);
         reference::FullFramePipeline full(plan, order);

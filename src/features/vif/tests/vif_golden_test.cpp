@@ -8,6 +8,7 @@ namespace speedqa::testing {
 namespace {
 
 TEST(VifGolden, FeatureRunsEveryValueExact) {
+    if (const char* why = golden_skip_in_sanitizer_build()) GTEST_SKIP() << why;
     if (shared_testdata_dir().empty()) GTEST_SKIP() << "../shared/testdata is absent (set SPEEDQA_SHARED_TESTDATA)";
     const GoldenTally t = check_feature_runs(vif_feature(), Frames::each_alone);
     print_tally("vif feature runs", t, Frames::each_alone);
@@ -17,6 +18,7 @@ TEST(VifGolden, FeatureRunsEveryValueExact) {
 }
 
 TEST(VifGolden, ModelRunColumnsEveryValueExact) {
+    if (const char* why = golden_skip_in_sanitizer_build()) GTEST_SKIP() << why;
     if (shared_testdata_dir().empty()) GTEST_SKIP() << "../shared/testdata is absent (set SPEEDQA_SHARED_TESTDATA)";
     const GoldenTally t = check_model_runs(vif_feature(), "_vif_", Frames::each_alone);
     print_tally("vif columns of model runs", t, Frames::each_alone);
@@ -27,6 +29,7 @@ TEST(VifGolden, ModelRunColumnsEveryValueExact) {
 
 // One kernel serves every dispatch because libvmaf's three agree.
 TEST(VifGolden, LibvmafDispatchesAgree) {
+    if (const char* why = golden_skip_in_sanitizer_build()) GTEST_SKIP() << why;
     if (shared_testdata_dir().empty()) GTEST_SKIP() << "../shared/testdata is absent (set SPEEDQA_SHARED_TESTDATA)";
     const long long n = check_dispatches_agree("feature_vif", "integer_vif") + check_dispatches_agree("vmaf_", "integer_vif");
     std::printf("[golden-models] vif: scalar, avx2 and avx512 files agree on %lld values\n", n);

@@ -1,11 +1,12 @@
-// What one image of the pipeline is made of: a plane of raw samples, or (for
-// speed_temporal) the float difference of two planes.
+// What one image of SpEED is made of: a plane of raw samples, or (for
+// speed_temporal) the float difference of two planes. Every path that runs
+// the images (cpu/, reference/) takes them in this form.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
-namespace speedqa::cpu {
+namespace speedqa {
 
 struct PlaneRef {
     const uint8_t* data = nullptr;  // first sample of the plane
@@ -19,4 +20,4 @@ struct ImageSource {
     int bitdepth = 8;      // 8: one byte per sample; 10, 12, 16: two bytes, little-endian
 };
 
-}  // namespace speedqa::cpu
+}  // namespace speedqa

@@ -1,18 +1,21 @@
-#include "features/speed/speed_feature.hpp"
+// The wiring of SpEED: the feature objects the registry builds and which
+// path runs their images (cpu/'s pipeline, or reference/'s straightforward
+// one for the straightforward kernel target). The one file of the feature
+// that sees all its parts (tests/layering_test.cpp); they see only the root.
+#include "features/speed/speed.hpp"
 
 #include <atomic>
 
 #include "features/speed/cpu/image_pipeline.hpp"
 #include "features/speed/cpu/kernels.hpp"
 #include "features/speed/exact/sequence.hpp"
+#include "features/speed/image_source.hpp"
 #include "features/speed/reference/full_frame.hpp"
-#include "features/speed/speed.hpp"
+#include "features/speed/speed_feature.hpp"
 #include "features/speed/tail.hpp"
 
 namespace speedqa {
 namespace {
-
-using cpu::ImageSource;
 
 // libvmaf's speed_init picks its covariance kernel by the dispatch.
 exact::CovOrder cov_order_of(Dispatch d) {
@@ -63,8 +66,7 @@ public:
         if (target_.straightforward)
             s->runner = std::make_unique<Runner<reference::FullFramePipeline>>(feature_.plan(), order_);
         else
-            s->runner = std::make_unique<Runner<cpu::ImagePipeline>>(feature_.plan(), order_, cpu::CovImpl::all_pairs,
-                                                                     &cpu::kernels_for(target_.isa));
+            s->runner = std::make_unique<Runner<cpu::ImagePipeline>>(feature_.plan(), order_, &cpu::kernels_for(target_.isa));
         return s;
     }
 
@@ -105,7 +107,7 @@ public:
     }
 
 private:
-    static cpu::PlaneRef plane_of(const FrameView& f, exact::SampleRef r, int plane) {
+    static PlaneRef plane_of(const FrameView& f, exact::SampleRef r, int plane) {
         const Picture* p = r.frame == 0 ? (r.side == 0 ? f.ref : f.dis) : (r.side == 0 ? f.prev_ref[0] : f.prev_dis[0]);
         return {p->plane[plane], p->stride[plane]};
     }
