@@ -142,3 +142,46 @@ TEST_F(CliShards, ShardsThatDoNotCoverTheClipOnceAreRefused) {
 
 }  // namespace
 }  // namespace speedqa::testing
+
+namespace speedqa::testing {
+namespace {
+
+// --gpus N: the clip split into N contiguous ranges scored side by side (on
+// the CPU engine here; on GPUs where there are: tools/device_check.sh)
+// writes the single run's file, whatever N, in every layout but the fps line.
+TEST_F(CliShards, GpusSplitWritesTheSingleRunsFile) {
+    const auto data = TestData::open(repo_testdata_dir());
+    ASSERT_TRUE(data);
+    long long files = 0;
+    for (const char* name : {"v1", "v4"}) {
+        const ClipInfo* c = data->clip(name);
+        ASSERT_NE(c, nullptr);
+        const std::string ref = path(std::string(name) + "_gref.yuv"), dis = path(std::string(name) + "_gdis.yuv");
+        write(ref, load_xz(c->ref_xz));
+        write(dis, load_xz(c->dis_xz));
+        const VideoFormat& f = c->format;
+        const std::string args = "-r " + ref + " -d " + dis + " -w " + std::to_string(f.width) + " -h " +
+                                 std::to_string(f.height) + " -p " + pixel_format_name(f.pix) + " -b " +
+                                 std::to_string(f.bitdepth) + " -q --feature motion=motion_five_frame_window=true:"
+                                 "motion_moving_average=true --feature speed_temporal --feature cambi";
+        for (const char* layout : {"json", "xml"}) {
+            const std::string single = path(std::string(name) + "_one." + layout);
+            ASSERT_EQ(run(args + " --" + layout + " -o " + single).status, 0);
+            for (int n : {2, 3, 7}) {
+                const std::string split = path(std::string(name) + "_split." + layout);
+                const Result r = run(args + " --backend cpu --gpus " + std::to_string(n) + " --" + layout + " -o " + split);
+                ASSERT_EQ(r.status, 0) << r.err;
+                EXPECT_EQ(without_fps(slurp_file(single)), without_fps(slurp_file(split))) << name << " --gpus " << n;
+                files++;
+            }
+        }
+    }
+    std::printf("[shards] --gpus: %lld split runs wrote the single run's file\n", files);
+    // what it cannot split
+    const Result both = run("-r " + path("v1_gref.yuv") + " -d " + path("v1_gdis.yuv") +
+                            " -w 576 -h 324 -p 420 -b 8 --gpus 2 --frame_range 0:3 -o " + path("x.json"));
+    EXPECT_NE(both.err.find("not with --frame_range"), std::string::npos) << both.err;
+}
+
+}  // namespace
+}  // namespace speedqa::testing

@@ -10,6 +10,8 @@
 #   SPEEDQA_VMAF_BIN=... SPEEDQA_VMAF_CUDA_BIN=... tools/bench_device.sh BIN_DIR OUT_DIR [sizes]
 #
 # BIN_DIR holds speedqa; sizes default to 1920x1080:1000,3840x2160:1000. The
+# GPU runs (cuda, auto) are the best of two, the CPU ones (minutes at 4K) one
+# run each. The
 # clips are the 1080p test clip v2 (real content) at 8 bits, 2x nearest for
 # 4K, its 6 frames shifted by a few pixels a cycle so that every frame
 # moves (SPEEDQA_SHARED_TESTDATA or ./testdata holds v2_*.yuv.xz). The vmaf
@@ -107,16 +109,16 @@ for sz in ${sizes//,/ }; do
   io="-r $work/ref_$size.yuv -d $work/dis_$size.yuv -w $w -h $h -p 420 -b 8 --json -q"
   for model in vmaf_v1.0.16_3d0h vmaf_v0.6.1; do
     o=$work/$size.$model
-    cpu=$(best_ms "$n" "$out/cpu_$size.$model.log" $speedqa $io --model version=$model --backend cpu --threads "$cores" --precision max -o "$o.cpu.json")
+    cpu=$(run_ms "$n" "$out/cpu_$size.$model.log" $speedqa $io --model version=$model --backend cpu --threads "$cores" --precision max -o "$o.cpu.json")
     cuda=$(best_ms "$n" "$out/cuda_$size.$model.log" $speedqa $io --model version=$model --backend cuda --precision max -o "$o.cuda.json")
     auto=$(best_ms "$n" "$out/auto_$size.$model.log" $speedqa $io --model version=$model --backend auto --precision max -o "$o.auto.json")
     rows=("speedqa cuda|$cuda|$o.cuda.json" "speedqa auto|$auto|$o.auto.json" "speedqa cpu ($cores threads)|$cpu|$o.cpu.json")
     if [ -n "$vmaf" ]; then
-      v=$(best_ms "$n" "$out/vmaf_$size.$model.log" "$vmaf" $io --model version=$model --threads "$cores" -o "$o.vmaf.json")
+      v=$(run_ms "$n" "$out/vmaf_$size.$model.log" "$vmaf" $io --model version=$model --threads "$cores" -o "$o.vmaf.json")
       rows+=("vmaf cpu ($cores threads)|$v|$o.vmaf.json")
     fi
     if [ -n "$vmaf_cuda" ] && [ "$model" = vmaf_v0.6.1 ]; then
-      v=$(best_ms "$n" "$out/vmafcuda_$size.$model.log" "$vmaf_cuda" $io --model version=$model --threads "$cores" -o "$o.vmafcuda.json")
+      v=$(run_ms "$n" "$out/vmafcuda_$size.$model.log" "$vmaf_cuda" $io --model version=$model --threads "$cores" -o "$o.vmafcuda.json")
       rows+=("vmaf cuda|$v|$o.vmafcuda.json")
     fi
     for r in "${rows[@]}"; do

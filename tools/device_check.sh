@@ -85,6 +85,22 @@ if want parity; then
     done
   done <"$clips/list.txt"
   note "$runs parity runs, $fails did not exit 0 (libvmaf refuses some: cambi on v6, the 2160 model's prescale on v7)"
+  # --gpus 2: the clip split in two ranges over the GPUs there are (in turn
+  # on one), the file == the CPU engine's
+  split_same=0 split_runs=0
+  while read -r name w h p b; do
+    [ "$name" = v6 ] || [ "$name" = v7 ] && continue
+    io="-r $clips/${name}_ref.yuv -d $clips/${name}_dis.yuv -w $w -h $h -p $p -b $b -q --model version=vmaf_v1.0.16_3d0h --json --precision max"
+    $bin/speedqa $io --backend cpu -o /tmp/split_cpu.json >>"$out/parity.log" 2>&1
+    for be in cuda auto; do
+      split_runs=$((split_runs + 1))
+      $bin/speedqa $io --backend $be --gpus 2 -o /tmp/split_$be.json >>"$out/parity.log" 2>&1 &&
+        cmp -s <(python3 -c "import json,sys;print(json.load(open(sys.argv[1]))['frames'])" /tmp/split_cpu.json) \
+               <(python3 -c "import json,sys;print(json.load(open(sys.argv[1]))['frames'])" /tmp/split_$be.json) &&
+        split_same=$((split_same + 1))
+    done
+  done <"$clips/list.txt"
+  note "--gpus 2 (cuda, auto) with vmaf_v1.0.16_3d0h: $split_same of $split_runs runs gave the CPU engine's frames"
   note "$(awk '/^parity:/{v+=$8; i+=$11} END{print v" values compared, "i" identical"}' "$out/parity.log")"
   grep -E '^parity: .* [1-9][0-9]* differ|parity: frame' "$out/parity.log" | head -20 | tee -a "$summary"
   stage parity

@@ -29,6 +29,7 @@ struct ScorerOptions {
     unsigned cpumask = 0;         // libvmaf's --cpumask: 8 disables AVX2, 16 AVX-512 (picks the dispatch)
     std::string dispatch;         // "", or force libvmaf's "scalar", "avx2" or "avx512" dispatch values
     int batch = 0;                // frames per device batch; 0 = the engine's choice
+    int device = 0;               // the GPU of "cuda" and "auto", by its index (0 .. gpu_count() - 1)
     // VMAF models, as vmaf's --model takes them: "version=vmaf_v0.6.1",
     // "path=model.json:name=my_vmaf", ... (none: features only).
     std::vector<std::string> models;
@@ -107,6 +108,9 @@ struct BackendInfo {
     std::string name, summary;
 };
 std::vector<BackendInfo> backends();
+
+// The CUDA GPUs this process can use (0 without a driver or a CUDA engine).
+int gpu_count();
 
 const char* version();
 

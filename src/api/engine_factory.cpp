@@ -37,6 +37,14 @@ bool cuda_available(std::string* why) {
 #endif
 }
 
+int cuda_devices() {
+#ifdef SPEEDQA_HAVE_CUDA
+    return cuda::device_present(nullptr) ? cuda::device_count() : 0;
+#else
+    return 0;
+#endif
+}
+
 namespace {
 
 int all_cores() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
@@ -73,6 +81,7 @@ std::unique_ptr<Engine> build_cuda_engine(const VideoFormat& format, const std::
 #ifdef SPEEDQA_HAVE_CUDA
     cuda::CudaEngineConfig cfg;
     cfg.batch = c.batch;
+    cfg.device = c.device;
     // staging and the host tails: every core unless told otherwise
     cfg.host_threads = c.threads > 0 ? c.threads : all_cores();
     PartContext context_of_parts;

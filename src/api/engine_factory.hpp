@@ -16,6 +16,7 @@ struct EngineChoice {
     unsigned cpumask = 0;
     std::string dispatch;         // "" = as libvmaf would pick on this CPU under cpumask
     int batch = 0;                // CUDA: frames per graph replay (0 = default)
+    int device = 0;               // CUDA: the GPU (its index)
 };
 
 // The libvmaf dispatch whose values the engines reproduce.
@@ -29,5 +30,7 @@ std::unique_ptr<Engine> make_engine(const VideoFormat& format, const std::vector
 
 // Whether the CUDA engine can run here; `why` says why not.
 bool cuda_available(std::string* why);
+// How many GPUs the CUDA engine can use here.
+int cuda_devices();
 
 }  // namespace speedqa

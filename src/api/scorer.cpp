@@ -147,6 +147,7 @@ Scorer::Scorer(const VideoFormat& format, const std::vector<std::string>& featur
     c.cpumask = options.cpumask;
     c.dispatch = options.dispatch;
     c.batch = options.batch;
+    c.device = options.device;
     m.engine = make_engine(format, m.feature_ptrs, c, &m.engine_note);
 }
 
@@ -215,6 +216,8 @@ std::vector<std::string> feature_names() {
     for (const FeatureDef* d : all_features()) out.emplace_back(d->name);
     return out;
 }
+
+int gpu_count() { return speedqa::cuda_devices(); }
 
 std::vector<BackendInfo> backends() {
     std::vector<BackendInfo> out;

@@ -92,7 +92,12 @@ ParseResult parse_command_line(int argc, char** argv, Settings& s) {
                    "Distorted video(s), as the reference; several (-d a.mp4 b.mp4 or -d a.mp4 -d b.mp4): each is\n"
                    "scored against the one decoded reference, into its own -o file (%s in -o: its name)")
         ->type_name("PATH ...");
-    std::string frame_range;
+    std::string frame_range, gpus;
+    app.add_option("--gpus", gpus,
+                   "Split the clip's frames into contiguous ranges, one per GPU of this host (N, or all),\n"
+                   "scored side by side (each with the warm-up its temporal features need) and written in\n"
+                   "frame order; the values are a single run's. Files whose length is known (.yuv, .y4m)")
+        ->type_name("N|all");
     app.add_option("--frame_range", frame_range,
                    "Score frames A to B-1 of the clip (A: to its end), reading the frames before and after them\n"
                    "that temporal features need, into a shard: -o gets a JSON file of exact values that\n"
@@ -231,6 +236,16 @@ ParseResult parse_command_line(int argc, char** argv, Settings& s) {
             if (s.output.empty() && s.jobs_file.empty())
                 throw CLI::ValidationError("--frame_range", "needs -o for its shard");
             if (s.parity) throw CLI::ValidationError("--frame_range", "cannot be combined with --parity");
+        }
+        if (!gpus.empty()) {
+            if (gpus == "all") s.gpus = -1;
+            else {
+                s.gpus = static_cast<int>(parse_unsigned("--gpus", gpus));
+                if (s.gpus < 1 || s.gpus > 64) throw CLI::ValidationError("--gpus", "should be 1..64 or all");
+            }
+            if (s.ranged || s.parity || !s.jobs_file.empty() || s.distorted.size() > 1)
+                throw CLI::ValidationError("--gpus", "splits one clip: not with --frame_range, --parity, --jobs or "
+                                                     "several distorted videos");
         }
         s.outputs = output_paths(s.output, s.distorted);
         if (!frame_cnt.empty()) s.frame_cnt = parse_unsigned("--frame_cnt", frame_cnt);

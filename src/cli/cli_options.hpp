@@ -41,6 +41,12 @@ struct Settings {
     bool ranged = false;
     long long range_first = 0, range_end = -1;
     bool exit_when_done = true;  // run() may leave the process once its output is written
+    // --gpus N|all: the clip's frames split into contiguous ranges, one a GPU
+    // (0: not asked; -1: every GPU), scored side by side and written as one
+    int gpus = 0;
+    int device = 0;  // the GPU of this run (a range of --gpus)
+    // a range's scores for run_split(), instead of a shard file
+    io::ScoreTable* capture = nullptr;
 };
 
 enum class ParseResult { run, exit_ok, exit_error };

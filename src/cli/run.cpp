@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <thread>
 #include <utility>
 
 #include "core/env.hpp"
@@ -140,6 +141,7 @@ void create_scorers(Job& j, const VideoFormat& format, const Settings& s) {
     o.cpumask = s.cpumask;
     o.dispatch = s.dispatch;
     o.batch = s.batch;
+    o.device = s.device;
     o.models = s.models;
     o.model_dirs = s.model_dirs;
     if (s.gpumask && o.backend == "auto") {  // vmaf's mask forbids the GPU
@@ -222,6 +224,10 @@ void write_scores(Job& j, const Settings& s, const VideoFormat& format, double f
         info.first = s.range_first;
         info.clip_end = j.clip_end && (s.range_end < 0 || first + j.frames <= s.range_end);
         info.seconds = seconds;
+        if (s.capture) {
+            *s.capture = std::move(table);
+            return;
+        }
         return io::write_file(j.output, io::format_shard(table, info));
     }
     for (FrameScores& f : j.scores) table.frames.push_back(std::move(f.values));
@@ -245,7 +251,76 @@ void flush_stdout() {
     throw Error(std::string("stdout: cannot write") + (errno ? std::string(": ") + std::strerror(errno) : ""));
 }
 
+namespace {
+
+// --gpus: the clip's frames in contiguous ranges, one a GPU (ranges over
+// fewer GPUs take them in turn), each scored in a thread of its own by a
+// run of its range (the warm-up and look-ahead of --frame_range), the
+// ranges' scores joined in frame order and written as one run writes them.
+int run_split(const Settings& s) {
+    const auto t0 = std::chrono::steady_clock::now();
+    long long frames = 0;
+    {
+        auto ref = open_input(s.reference, s.raw, "-r");
+        auto dis = open_input(s.distorted.front(), s.raw, "-d");
+        if (ref->frame_count() < 0 || dis->frame_count() < 0)
+            throw Error("--gpus splits files whose length is known (raw .yuv, y4m), not " +
+                        input_name(ref->frame_count() < 0 ? *ref : *dis));
+        frames = std::min(ref->frame_count() - static_cast<long long>(s.frame_skip_ref),
+                          dis->frame_count() - static_cast<long long>(s.frame_skip_dist));
+        if (s.frame_cnt) frames = std::min<long long>(frames, s.frame_cnt);
+    }
+    const bool on_gpus = s.backend == "cuda" || s.backend == "auto";
+    const int present = on_gpus ? gpu_count() : 0;
+    if (on_gpus && present == 0 && s.backend == "cuda") throw Error("--gpus: no CUDA GPU is usable here");
+    int ranges = s.gpus > 0 ? s.gpus : std::max(1, present);
+    ranges = static_cast<int>(std::max(1LL, std::min<long long>(ranges, frames)));
+    std::vector<io::ScoreTable> tables(static_cast<size_t>(ranges));
+    std::vector<std::string> errors(static_cast<size_t>(ranges));
+    std::vector<std::thread> threads;
+    for (int i = 0; i < ranges; i++)
+        threads.emplace_back([&, i] {
+            Settings r = s;
+            r.gpus = 0;
+            r.ranged = true;
+            r.range_first = frames * i / ranges;
+            r.range_end = i + 1 < ranges ? frames * (i + 1) / ranges : -1;
+            r.device = present > 0 ? i % present : 0;
+            r.capture = &tables[static_cast<size_t>(i)];
+            r.exit_when_done = false;
+            r.quiet = true;
+            try {
+                run(r);
+            } catch (const std::exception& e) {
+                errors[static_cast<size_t>(i)] = e.what();
+            }
+        });
+    for (std::thread& t : threads) t.join();
+    for (const std::string& e : errors)
+        if (!e.empty()) throw Error(e);
+    io::ScoreTable table = std::move(tables.front());
+    for (size_t i = 1; i < tables.size(); i++)
+        for (auto& f : tables[i].frames) table.frames.push_back(std::move(f));
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    table.subsample = s.subsample;
+    table.fps = seconds > 0 ? static_cast<double>(table.frames.size()) / seconds : 0;
+    if (!s.quiet)
+        std::fprintf(stderr, "gpus: %d ranges of about %lld frames on %s\n", ranges, frames / ranges,
+                     on_gpus && present > 0 ? (std::to_string(std::min(ranges, present)) + " GPU(s)").c_str()
+                                            : ("the " + s.backend + " engine").c_str());
+    if (!s.outputs.front().empty()) {
+        io::write_scores_file(s.outputs.front(), s.format, table, s.precision);
+        return 0;
+    }
+    for (size_t m = 0; m < table.metric_names.size(); m++)
+        std::printf("%s: %f\n", table.metric_names[m].c_str(), io::pool_metric(table, m).mean);
+    return 0;
+}
+
+}  // namespace
+
 int run(const Settings& s) {
+    if (s.gpus != 0) return run_split(s);
     PhaseTimer timer;
     // a run must not end on an output it cannot write
     for (const std::string& o : s.outputs)

@@ -45,6 +45,15 @@ bool device_present(std::string* why) {
     return false;
 }
 
+int device_count() {
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return n;
+}
+
 namespace {
 
 // The frame at a position of the input of the part of `batch` that starts at
@@ -191,6 +200,7 @@ int Runner::choose_batch() const {
 }
 
 Runner::~Runner() {
+    cudaSetDevice(config_.device);
     for (Queue& q : queues_) {
         if (q.tail.valid()) q.tail.wait();
         if (q.stream) cudaStreamSynchronize(q.stream.get());
@@ -294,6 +304,8 @@ void Runner::copy_directly(Queue& q, const FrameBatch& batch, int k0, int count)
 }
 
 void Runner::finish(Queue& q) {
+    // (a thread of its own: the engine's device must be its current one)
+    SPEEDQA_CUDA_CHECK(cudaSetDevice(config_.device));
     const auto t0 = std::chrono::steady_clock::now();
     SPEEDQA_CUDA_CHECK(cudaEventSynchronize(q.done.get()));
     std::lock_guard<std::mutex> lock(tail_mutex_);
@@ -308,6 +320,8 @@ void Runner::finish(Queue& q) {
 }
 
 void Runner::score(const FrameBatch& batch, double* out) {
+    // the caller's thread may have another GPU current (several engines, one a GPU)
+    SPEEDQA_CUDA_CHECK(cudaSetDevice(config_.device));
     for (int d = 1; d <= history_; d++)
         if (batch.first_index >= d && (!batch.prev_ref[d - 1] || !batch.prev_dis[d - 1]))
             throw Error("a batch that starts at frame " + std::to_string(batch.first_index) + " needs the " +

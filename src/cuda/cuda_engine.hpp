@@ -27,6 +27,8 @@ struct CudaEngineConfig {
 // True when a CUDA device is usable; otherwise `why` says plainly what is
 // missing (no GPU, no driver, a driver too old for this build).
 bool device_present(std::string* why);
+// CUDA devices (0 where none is usable).
+int device_count();
 
 class CudaEngine : public Engine {
 public:
