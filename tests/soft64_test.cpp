@@ -48,7 +48,7 @@ public:
     uint64_t next() {
         switch (rng_() % 16) {
         case 0: return special();
-        case 1: return rng_() & ((uint64_t{1} << 52) - 1) | (rng_() & 1 ? uint64_t{1} << 63 : 0);  // subnormal
+        case 1: return (rng_() & ((uint64_t{1} << 52) - 1)) | (rng_() & 1 ? uint64_t{1} << 63 : 0);  // subnormal
         case 2: return bits_of(static_cast<double>(static_cast<int64_t>(rng_()) >> (rng_() % 64)));  // an integer
         case 3: return bits_of(std::ldexp(static_cast<double>(rng_() % 4096) + 0.5, -static_cast<int>(rng_() % 12)));
         case 4: return last_ ^ (rng_() & 0xff);  // a neighbour of the last one
