@@ -150,3 +150,44 @@ TEST(Soft64, ConversionsAndComparisonsEqualTheHardwares) {
 
 }  // namespace
 }  // namespace speedqa::exact
+
+namespace speedqa::exact {
+namespace {
+
+// The same arithmetic written once over its double type: SoftDouble gives
+// the bits double gives (a sample of the statements the features' exact
+// code makes: VIF's gain, ADM's angle test, SpEED's Givens rotation).
+template <class D>
+D statements(float f, int32_t i, int64_t l, D x, D y) {
+    const D g = D(i) / (D(f) + x);
+    const D t = (x - D(l)) * (y + g);
+    D r = dsqrt(dfabs(t) + D(1.0f)) / (y * y + D(2.0f));
+    r += dfma(g, x, -t);
+    return dnearbyint(r * D(1024.0f)) + r;
+}
+
+TEST(Soft64, SoftDoubleStatementsEqualDoubleOnes) {
+    std::mt19937_64 rng(3);
+    long long compared = 0, differ = 0;
+    for (int n = 0; n < 1'000'000; n++) {
+        const float f = std::ldexp(static_cast<float>(rng() % 100000) - 50000.0f, static_cast<int>(rng() % 40) - 20);
+        const int32_t i = static_cast<int32_t>(rng());
+        const int64_t l = static_cast<int64_t>(rng()) >> (rng() % 64);
+        const double x = std::ldexp(static_cast<double>(static_cast<int64_t>(rng() >> 11)) - 4.5e15, static_cast<int>(rng() % 80) - 60);
+        const double y = std::ldexp(static_cast<double>(rng() >> 12), -static_cast<int>(rng() % 70));
+        const double want = statements<double>(f, i, l, x, y);
+        const SoftDouble got = statements<SoftDouble>(f, i, l, SoftDouble::from_bits(bits_of(x)), SoftDouble::from_bits(bits_of(y)));
+        compared++;
+        if (!same(bits_of(want), got.v.bits) && differ++ < 5)
+            ADD_FAILURE() << std::hexfloat << "f " << f << " i " << i << " l " << l << " x " << x << " y " << y << ": double "
+                          << want << " soft " << to_double(got.v.bits);
+        if (SoftDouble(f).to_float() != f || (std::isfinite(want) && std::fabs(want) < 9e18 &&
+                                              got.to_int64() != static_cast<int64_t>(want)))
+            differ++;
+    }
+    EXPECT_EQ(differ, 0);
+    std::printf("[soft64] %lld statements over SoftDouble identical to double\n", compared);
+}
+
+}  // namespace
+}  // namespace speedqa::exact

@@ -415,4 +415,64 @@ SPEEDQA_HD Soft64 soft64_nearbyint(Soft64 a) { return {sd::nearbyint(a.bits)}; }
 SPEEDQA_HD bool soft64_less(Soft64 a, Soft64 b) { return sd::less(a.bits, b.bits); }
 SPEEDQA_HD bool soft64_equal(Soft64 a, Soft64 b) { return sd::equal(a.bits, b.bits); }
 
+// Soft64 with C's operators, for arithmetic written once over its double
+// type: the CPU and fp64 devices instantiate it with `double`, an fp32-only
+// device with SoftDouble, and both give the same bits.
+struct SoftDouble {
+    Soft64 v;
+    SoftDouble() = default;
+    SPEEDQA_HD static SoftDouble from_bits(uint64_t b) {
+        SoftDouble d;
+        d.v.bits = b;
+        return d;
+    }
+    // exact from float, int32 and int64 (rounded past 2^53, as C does)
+    SPEEDQA_HD explicit SoftDouble(float f) {
+        uint32_t b;
+        __builtin_memcpy(&b, &f, 4);
+        v = soft64_from_float_bits(b);
+    }
+    SPEEDQA_HD explicit SoftDouble(int32_t i) : v(soft64_from_int64(i)) {}
+    SPEEDQA_HD explicit SoftDouble(int64_t i) : v(soft64_from_int64(i)) {}
+    SPEEDQA_HD explicit SoftDouble(uint32_t i) : v(soft64_from_int64(static_cast<int64_t>(i))) {}
+    // C's conversions: rounded to float, truncated to integers
+    SPEEDQA_HD float to_float() const {
+        const uint32_t b = soft64_to_float_bits(v);
+        float f;
+        __builtin_memcpy(&f, &b, 4);
+        return f;
+    }
+    SPEEDQA_HD int64_t to_int64() const { return soft64_to_int64(v); }
+    SPEEDQA_HD int32_t to_int32() const { return static_cast<int32_t>(soft64_to_int64(v)); }
+
+    SPEEDQA_HD friend SoftDouble operator+(SoftDouble a, SoftDouble b) { return from_bits(soft64_add(a.v, b.v).bits); }
+    SPEEDQA_HD friend SoftDouble operator-(SoftDouble a, SoftDouble b) { return from_bits(soft64_sub(a.v, b.v).bits); }
+    SPEEDQA_HD friend SoftDouble operator*(SoftDouble a, SoftDouble b) { return from_bits(soft64_mul(a.v, b.v).bits); }
+    SPEEDQA_HD friend SoftDouble operator/(SoftDouble a, SoftDouble b) { return from_bits(soft64_div(a.v, b.v).bits); }
+    SPEEDQA_HD friend SoftDouble operator-(SoftDouble a) { return from_bits(soft64_neg(a.v).bits); }
+    SPEEDQA_HD friend bool operator<(SoftDouble a, SoftDouble b) { return soft64_less(a.v, b.v); }
+    SPEEDQA_HD friend bool operator>(SoftDouble a, SoftDouble b) { return soft64_less(b.v, a.v); }
+    SPEEDQA_HD friend bool operator<=(SoftDouble a, SoftDouble b) { return soft64_less(a.v, b.v) || soft64_equal(a.v, b.v); }
+    SPEEDQA_HD friend bool operator>=(SoftDouble a, SoftDouble b) { return soft64_less(b.v, a.v) || soft64_equal(a.v, b.v); }
+    SPEEDQA_HD friend bool operator==(SoftDouble a, SoftDouble b) { return soft64_equal(a.v, b.v); }
+    SPEEDQA_HD friend bool operator!=(SoftDouble a, SoftDouble b) { return !soft64_equal(a.v, b.v); }
+    SPEEDQA_HD SoftDouble& operator+=(SoftDouble b) { return *this = *this + b; }
+    SPEEDQA_HD SoftDouble& operator-=(SoftDouble b) { return *this = *this - b; }
+    SPEEDQA_HD SoftDouble& operator*=(SoftDouble b) { return *this = *this * b; }
+    SPEEDQA_HD SoftDouble& operator/=(SoftDouble b) { return *this = *this / b; }
+};
+
+// The functions of <cmath> the exact code uses, for either double type
+// (distinct names: a float argument must never reach them by promotion).
+SPEEDQA_HD SoftDouble dsqrt(SoftDouble a) { return SoftDouble::from_bits(soft64_sqrt(a.v).bits); }
+SPEEDQA_HD SoftDouble dfma(SoftDouble a, SoftDouble b, SoftDouble c) {
+    return SoftDouble::from_bits(soft64_fma(a.v, b.v, c.v).bits);
+}
+SPEEDQA_HD SoftDouble dnearbyint(SoftDouble a) { return SoftDouble::from_bits(soft64_nearbyint(a.v).bits); }
+SPEEDQA_HD SoftDouble dfabs(SoftDouble a) { return SoftDouble::from_bits(a.v.bits & ~soft64_detail::kSign); }
+SPEEDQA_HD double dsqrt(double a) { return ::sqrt(a); }
+SPEEDQA_HD double dfma(double a, double b, double c) { return ::fma(a, b, c); }
+SPEEDQA_HD double dnearbyint(double a) { return ::nearbyint(a); }
+SPEEDQA_HD double dfabs(double a) { return ::fabs(a); }
+
 }  // namespace speedqa::exact
